@@ -1,0 +1,65 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
+import { CqrsModule } from '@nestjs/cqrs';
+import { dtoValidationPipe } from './common/validation';
+import { CONFIG, Config } from './config/config';
+import { CreateConversationHandler } from './conversations/commands/create-conversation.handler';
+import { ConversationsController } from './conversations/http/conversations.controller';
+import { GetConversationHandler } from './conversations/queries/get-conversation.handler';
+import { EventStoreModule } from './event-store/event-store.module';
+import { CancelExecutionHandler } from './executions/commands/cancel-execution.handler';
+import { RespondToActionHandler } from './executions/commands/respond-to-action.handler';
+import { StartExecutionHandler } from './executions/commands/start-execution.handler';
+import { EventStreamResponder } from './executions/http/event-stream.responder';
+import { ExecutionEventsController } from './executions/http/execution-events.controller';
+import { ExecutionItemsController } from './executions/http/execution-items.controller';
+import { ExecutionsController } from './executions/http/executions.controller';
+import { GetExecutionHandler } from './executions/queries/get-execution.handler';
+import { ReplayEventsHandler } from './executions/queries/replay-events.handler';
+import { ExecutionRunner } from './executions/runner/execution-runner';
+import { InterruptedExecutions } from './executions/runner/interrupted-executions';
+import { ApiExceptionFilter } from './http/api-exception.filter';
+import { SseConnections } from './http/sse-connections';
+import { StrictQueryGuard } from './http/strict-query';
+import { ExecutionIndex } from './projections/execution-index';
+import { ProviderRegistry } from './providers/provider-registry';
+import { RuntimeController } from './runtime/runtime.controller';
+
+@Module({})
+export class AppModule {
+  static forRoot(config: Config): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [
+        { module: class ConfigModule {}, global: true, providers: [{ provide: CONFIG, useValue: config }], exports: [CONFIG] },
+        EventStoreModule,
+        CqrsModule.forRoot(),
+      ],
+      controllers: [
+        RuntimeController,
+        ConversationsController,
+        ExecutionsController,
+        ExecutionItemsController,
+        ExecutionEventsController,
+      ],
+      providers: [
+        { provide: APP_FILTER, useClass: ApiExceptionFilter },
+        { provide: APP_GUARD, useClass: StrictQueryGuard },
+        { provide: APP_PIPE, useFactory: dtoValidationPipe },
+        ProviderRegistry,
+        ExecutionIndex,
+        ExecutionRunner,
+        InterruptedExecutions,
+        SseConnections,
+        EventStreamResponder,
+        CreateConversationHandler,
+        GetConversationHandler,
+        StartExecutionHandler,
+        CancelExecutionHandler,
+        RespondToActionHandler,
+        GetExecutionHandler,
+        ReplayEventsHandler,
+      ],
+    };
+  }
+}

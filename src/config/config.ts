@@ -1,0 +1,75 @@
+/** Typed configuration read from the environment once at start (binding §12). */
+export interface ApiKey {
+  tenantId: string;
+  key: string;
+}
+
+export interface Config {
+  host: string;
+  port: number;
+  eventStore: 'sqlite' | 'eventstoredb';
+  sqlitePath: string;
+  eventStoreDbConnectionString: string | null;
+  bodyLimitBytes: number;
+  /** How often an idle SSE stream gets a `: keep-alive` comment; the binding caps it at 15 s. */
+  sseKeepAliveMs: number;
+  logLevel: 'silent' | 'error' | 'warn' | 'info' | 'debug';
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+function integer(env: Env, name: string, fallback: number, min: number, max: number, problems: string[]): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) {
+    problems.push(`${name} must be an integer from ${min} to ${max} (got "${raw}")`);
+    return fallback;
+  }
+  return Number(raw);
+}
+
+function oneOf<T extends string>(env: Env, name: string, allowed: readonly T[], fallback: T, problems: string[]): T {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!(allowed as readonly string[]).includes(raw)) {
+    problems.push(`${name} must be one of ${allowed.join(', ')} (got "${raw}")`);
+    return fallback;
+  }
+  return raw as T;
+}
+
+/** Reads and validates the whole configuration, reporting every problem at once. */
+export function loadConfig(env: Env = process.env): Config {
+  const problems: string[] = [];
+  const eventStore = oneOf(env, 'EVENT_STORE', ['sqlite', 'eventstoredb'] as const, 'sqlite', problems);
+  const connection = env.EVENTSTOREDB_CONNECTION_STRING || null;
+  if (eventStore === 'eventstoredb') {
+    if (!connection) problems.push('EVENTSTOREDB_CONNECTION_STRING is required when EVENT_STORE=eventstoredb');
+    else if (!/^(esdb|esdb\+discover|kurrentdb|kurrentdb\+discover|kdb|kdb\+discover):\/\//.test(connection)) {
+      problems.push('EVENTSTOREDB_CONNECTION_STRING must start with esdb:// (or esdb+discover://, kurrentdb://)');
+    }
+  }
+  const host = env.HOST || '127.0.0.1';
+  const sqlitePath = env.SQLITE_PATH || './data/runledger.db';
+  const config: Config = {
+    host,
+    port: integer(env, 'PORT', 3000, 0, 65535, problems),
+    eventStore,
+    sqlitePath,
+    eventStoreDbConnectionString: connection,
+    bodyLimitBytes: integer(env, 'BODY_LIMIT_BYTES', 1024 * 1024, 1024, 1024 * 1024 * 1024, problems),
+    sseKeepAliveMs: integer(env, 'SSE_KEEPALIVE_MS', 15000, 10, 15000, problems),
+    logLevel: oneOf(env, 'LOG_LEVEL', ['silent', 'error', 'warn', 'info', 'debug'] as const, 'info', problems),
+  };
+  if (problems.length > 0) throw new ConfigError(problems);
+  return config;
+}
+
+export const CONFIG = Symbol('CONFIG');

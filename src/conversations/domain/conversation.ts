@@ -1,0 +1,34 @@
+import { ApiError } from '../../common/api-error';
+
+/** The conversation aggregate: created once, then only referenced by its executions. */
+export type ConversationEvent = {
+  type: 'conversation.created';
+  data: { title: string | null; metadata: Record<string, unknown> };
+};
+
+export interface ConversationState {
+  id: string;
+  title: string | null;
+  metadata: Record<string, unknown>;
+  createdAt: string;
+}
+
+export type ConversationCommand = { type: 'create'; title: string | null; metadata: Record<string, unknown> };
+
+export function decideConversation(command: ConversationCommand, state: ConversationState | null): ConversationEvent[] {
+  if (state) throw new ApiError('INVALID_STATE', `conversation ${state.id} already exists`);
+  return [{ type: 'conversation.created', data: { title: command.title, metadata: command.metadata } }];
+}
+
+export function evolveConversation(
+  state: ConversationState | null,
+  event: ConversationEvent & { occurredAt: string },
+  id: string,
+): ConversationState {
+  switch (event.type) {
+    case 'conversation.created':
+      return { id, title: event.data.title, metadata: event.data.metadata, createdAt: event.occurredAt };
+    default:
+      return state!;
+  }
+}

@@ -1,0 +1,26 @@
+import { Body, Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
+import { Tenant } from '../../http/tenant.decorator';
+import { CreateConversationCommand } from '../commands/create-conversation.command';
+import { GetConversationQuery } from '../queries/get-conversation.query';
+import { CreateConversationDto } from './create-conversation.dto';
+
+@Controller('v1/conversations')
+export class ConversationsController {
+  constructor(
+    private readonly commands: CommandBus,
+    private readonly queries: QueryBus,
+  ) {}
+
+  @Post()
+  @HttpCode(201)
+  async create(@Tenant() tenantId: string, @Body() body: CreateConversationDto) {
+    const state = await this.commands.execute(new CreateConversationCommand(tenantId, body.title ?? null, body.metadata ?? {}));
+    return { ...state, executions: [] };
+  }
+
+  @Get(':id')
+  get(@Tenant() tenantId: string, @Param('id') id: string) {
+    return this.queries.execute(new GetConversationQuery(tenantId, id));
+  }
+}

@@ -1,0 +1,31 @@
+import { Global, Inject, Logger, Module, OnApplicationShutdown } from '@nestjs/common';
+import { CONFIG, Config } from '../config/config';
+import { EVENT_STORE, EventStore } from './event-store';
+import { EventStoreDbEventStore } from './eventstoredb/eventstoredb-event-store';
+import { SqliteEventStore } from './sqlite/sqlite-event-store';
+
+async function openEventStore(config: Config): Promise<EventStore> {
+  const logger = new Logger('EventStore');
+  if (config.eventStore === 'eventstoredb') {
+    const store = await EventStoreDbEventStore.connect(config.eventStoreDbConnectionString!);
+    logger.log('using EventStoreDB');
+    return store;
+  }
+  const store = SqliteEventStore.open(config.sqlitePath);
+  logger.log(`using SQLite at ${config.sqlitePath}`);
+  return store;
+}
+
+/** Provides the configured adapter behind the EVENT_STORE port and closes it last on shutdown. */
+@Global()
+@Module({
+  providers: [{ provide: EVENT_STORE, inject: [CONFIG], useFactory: openEventStore }],
+  exports: [EVENT_STORE],
+})
+export class EventStoreModule implements OnApplicationShutdown {
+  constructor(@Inject(EVENT_STORE) private readonly store: EventStore) {}
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.store.close();
+  }
+}

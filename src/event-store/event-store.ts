@@ -1,0 +1,84 @@
+/**
+ * The event store port. Every adapter (SQLite, EventStoreDB) implements it and passes the same
+ * contract suite in test/event-store/.
+ *
+ * Cursors are exclusive: `after: 4` means "revisions 5, 6, …"; leaving `after` out means "from the
+ * start". Stream revisions start at 0; global positions are positive and only increase.
+ */
+
+/** `no_stream`: the stream must not exist; `any`: no check; a number: the stream's last revision must be exactly that. */
+export type ExpectedRevision = 'no_stream' | 'any' | number;
+
+export interface EventMetadata {
+  tenantId: string;
+  schemaVersion: number;
+  correlationId: string | null;
+  causationId: string | null;
+}
+
+export interface NewEvent {
+  type: string;
+  data: Record<string, unknown>;
+  metadata: EventMetadata;
+  /** ISO-8601 UTC with milliseconds; decided by the caller's clock. Defaults to the store's clock at append. */
+  occurredAt?: string;
+}
+
+export interface StoredEvent {
+  streamId: string;
+  /** Position inside its stream, from 0. */
+  revision: number;
+  /** Position in the global log ($all); increases with every event. */
+  position: number;
+  type: string;
+  data: Record<string, unknown>;
+  metadata: EventMetadata;
+  occurredAt: string;
+}
+
+export interface AppendResult {
+  /** The revision of the last event appended (the stream's new head). */
+  nextRevision: number;
+  /** The global position of the last event appended. */
+  position: number;
+}
+
+export interface ReadOptions {
+  after?: number;
+  limit?: number;
+}
+
+export interface SubscribeOptions {
+  after?: number;
+  /** Aborting ends the iteration cleanly, as does breaking out of `for await`. */
+  signal?: AbortSignal;
+}
+
+export interface EventStore {
+  readonly kind: 'sqlite' | 'eventstoredb';
+  append(streamId: string, events: NewEvent[], expected: ExpectedRevision): Promise<AppendResult>;
+  /** Events of one stream after `after` (a revision), oldest first. An unknown stream reads as empty. */
+  readStream(streamId: string, options?: ReadOptions): Promise<StoredEvent[]>;
+  /** Events of the global log after `after` (a position), oldest first. */
+  readAll(options?: ReadOptions): Promise<StoredEvent[]>;
+  /** The backlog after `after`, then live events, with no gap and no duplicate at the hand-over. */
+  subscribeToStream(streamId: string, options?: SubscribeOptions): AsyncIterable<StoredEvent>;
+  subscribeToAll(options?: SubscribeOptions): AsyncIterable<StoredEvent>;
+  close(): Promise<void>;
+}
+
+/** Nest injection token for the configured adapter. */
+export const EVENT_STORE = Symbol('EVENT_STORE');
+
+/** The one error an append raises when the stream is not at the revision it expected. */
+export class WrongExpectedRevisionError extends Error {
+  constructor(
+    readonly streamId: string,
+    readonly expected: ExpectedRevision,
+    /** The stream's actual last revision, or `null` when it does not exist (when the adapter knows). */
+    readonly actual: number | null | undefined,
+  ) {
+    super(`stream ${streamId}: expected revision ${String(expected)}, actual ${actual === null ? 'no_stream' : String(actual)}`);
+    this.name = 'WrongExpectedRevisionError';
+  }
+}

@@ -1,0 +1,176 @@
+import {
+  ANY,
+  NO_STREAM,
+  START,
+  WrongExpectedVersionError,
+  excludeSystemEvents,
+  type AllStreamResolvedEvent,
+  type AppendExpectedRevision,
+  type EventStoreDBClient,
+  type Position,
+  type ResolvedEvent,
+} from '@eventstore/db-client';
+import { setMaxListeners } from 'node:events';
+import {
+  AppendResult,
+  EventStore,
+  ExpectedRevision,
+  NewEvent,
+  ReadOptions,
+  StoredEvent,
+  SubscribeOptions,
+  WrongExpectedRevisionError,
+} from '../event-store';
+import { catchUp } from './catch-up';
+import { openClient } from './connection';
+import { isSystemEvent, numberToPosition, positionToNumber, toEventData, toStoredEvent } from './event-mapping';
+import { cursorAfter, isPositionAfter, readAllAfter, readStreamAfter, recordedPosition, recordedRevision } from './reads';
+
+const CONNECT_TIMEOUT_MS = 5_000;
+
+function nativeExpected(expected: ExpectedRevision): AppendExpectedRevision {
+  if (expected === 'no_stream') return NO_STREAM;
+  if (expected === 'any') return ANY;
+  if (!Number.isSafeInteger(expected) || expected < 0) throw new RangeError(`invalid expected revision ${expected}`);
+  return BigInt(expected);
+}
+
+/**
+ * The EventStore port over EventStoreDB / KurrentDB (gRPC, @eventstore/db-client).
+ *
+ * Revisions are the native stream revisions. Global positions are the commit offsets of the
+ * native $all positions (see positionToNumber for why one number is exact). Metadata and
+ * occurredAt travel in each event's metadata JSON. Subscriptions are the server's catch-up
+ * subscriptions, resubscribed from the last delivered event after a connection drop.
+ */
+export class EventStoreDbEventStore implements EventStore {
+  readonly kind = 'eventstoredb' as const;
+  private readonly closing = new AbortController();
+
+  private constructor(private readonly client: EventStoreDBClient) {
+    // Every open subscription listens here; dozens are normal, not a leak to warn about.
+    setMaxListeners(0, this.closing.signal);
+  }
+
+  /** Connects and proves the server answers, so a wrong address fails at start-up, not at the first request. */
+  static async connect(
+    connectionString: string,
+    options: { timeoutMs?: number } = {},
+  ): Promise<EventStoreDbEventStore> {
+    return new EventStoreDbEventStore(await openClient(connectionString, options.timeoutMs ?? CONNECT_TIMEOUT_MS));
+  }
+
+  async append(streamId: string, events: NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
+    this.assertOpen();
+    if (events.length === 0) throw new Error('append needs at least one event');
+    const expectedRevision = nativeExpected(expected);
+    const now = new Date().toISOString();
+    try {
+      const result = await this.client.appendToStream(
+        streamId,
+        events.map((event) => toEventData(event, now)),
+        { expectedRevision },
+      );
+      const nextRevision = Number(result.nextExpectedRevision);
+      return {
+        nextRevision,
+        // The server reports the log offset of the batch's last event; should a reply ever lack
+        // it, the appended event itself has it, and the append must not look failed for that.
+        position: result.position
+          ? positionToNumber(result.position, `the append to ${streamId}`)
+          : await this.positionOf(streamId, nextRevision),
+      };
+    } catch (error) {
+      if (error instanceof WrongExpectedVersionError) {
+        const actual = error.actualVersion;
+        throw new WrongExpectedRevisionError(
+          streamId,
+          expected,
+          typeof actual === 'bigint' ? Number(actual) : actual === NO_STREAM ? null : undefined,
+        );
+      }
+      throw error;
+    }
+  }
+
+  async readStream(streamId: string, options: ReadOptions = {}): Promise<StoredEvent[]> {
+    this.assertOpen();
+    return readStreamAfter(this.client, streamId, options.after, options.limit);
+  }
+
+  async readAll(options: ReadOptions = {}): Promise<StoredEvent[]> {
+    this.assertOpen();
+    return readAllAfter(this.client, options.after, options.limit);
+  }
+
+  subscribeToStream(streamId: string, options: SubscribeOptions = {}): AsyncIterable<StoredEvent> {
+    const after = cursorAfter(options.after, 'revision');
+    return this.follow(options.signal, (signal) =>
+      catchUp<ResolvedEvent, bigint, StoredEvent>(
+        {
+          // Native subscriptions start after the given revision, as the port's cursor does.
+          open: (cursor) => this.client.subscribeToStream(streamId, { fromRevision: cursor ?? START }),
+          cursorOf: recordedRevision,
+          isAfter: (a, b) => a > b,
+        },
+        after === undefined ? undefined : BigInt(after),
+        toStoredEvent,
+        signal,
+      ),
+    );
+  }
+
+  subscribeToAll(options: SubscribeOptions = {}): AsyncIterable<StoredEvent> {
+    const after = cursorAfter(options.after, 'position');
+    return this.follow(options.signal, (signal) =>
+      catchUp<AllStreamResolvedEvent, Position, StoredEvent>(
+        {
+          open: (cursor) =>
+            this.client.subscribeToAll({ fromPosition: cursor ?? START, filter: excludeSystemEvents() }),
+          cursorOf: recordedPosition,
+          isAfter: isPositionAfter,
+        },
+        after === undefined ? undefined : numberToPosition(after),
+        // The server filter drops $-typed events; events of $-streams with other types remain.
+        (item) => (isSystemEvent(item) ? undefined : toStoredEvent(item)),
+        signal,
+      ),
+    );
+  }
+
+  async close(): Promise<void> {
+    if (this.closing.signal.aborted) return;
+    // Ends every open subscription first: the client's dispose() cancels their calls in a way
+    // that never ends the Readable they iterate.
+    this.closing.abort();
+    await this.client.dispose();
+  }
+
+  private async positionOf(streamId: string, revision: number): Promise<number> {
+    const [event] = await readStreamAfter(this.client, streamId, revision - 1, 1);
+    if (event?.revision !== revision) throw new Error(`${streamId}@${revision} was appended but cannot be read back`);
+    return event.position;
+  }
+
+  private assertOpen(): void {
+    if (this.closing.signal.aborted) throw new Error('event store is closed');
+  }
+
+  /** One signal per subscription that fires when the caller aborts or the store closes. */
+  private async *follow(
+    callerSignal: AbortSignal | undefined,
+    run: (signal: AbortSignal) => AsyncGenerator<StoredEvent>,
+  ): AsyncGenerator<StoredEvent> {
+    const controller = new AbortController();
+    const abort = (): void => controller.abort();
+    const sources = [this.closing.signal, ...(callerSignal ? [callerSignal] : [])];
+    // Like an abort, a closed store ends the iteration quietly rather than throwing.
+    if (sources.some((source) => source.aborted)) return;
+    for (const source of sources) source.addEventListener('abort', abort, { once: true });
+    try {
+      yield* run(controller.signal);
+    } finally {
+      for (const source of sources) source.removeEventListener('abort', abort);
+    }
+  }
+}

@@ -1,0 +1,231 @@
+import Database from 'better-sqlite3';
+import { mkdirSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import {
+  AppendResult,
+  EventStore,
+  ExpectedRevision,
+  NewEvent,
+  ReadOptions,
+  StoredEvent,
+  SubscribeOptions,
+  WrongExpectedRevisionError,
+} from '../event-store';
+import { migrate } from './schema';
+import { ALL_STREAMS, WakeSignals } from './wake-signals';
+
+export class EventStoreFileLockedError extends Error {
+  constructor(readonly path: string) {
+    super(`the event store file ${path} is in use by another process; only one Runledger process may own it`);
+    this.name = 'EventStoreFileLockedError';
+  }
+}
+
+interface EventRow {
+  position: number;
+  stream_id: string;
+  revision: number;
+  type: string;
+  data: string;
+  metadata: string;
+  occurred_at: string;
+}
+
+interface PendingAppend {
+  streamId: string;
+  expected: ExpectedRevision;
+  rows: { type: string; data: string; metadata: string; occurredAt: string }[];
+  resolve(result: AppendResult): void;
+  reject(error: Error): void;
+}
+
+const READ_CHUNK = 1000;
+
+function toStored(row: EventRow): StoredEvent {
+  return {
+    streamId: row.stream_id,
+    revision: row.revision,
+    position: row.position,
+    type: row.type,
+    data: JSON.parse(row.data),
+    metadata: JSON.parse(row.metadata),
+    occurredAt: row.occurred_at,
+  };
+}
+
+function revisionMatches(expected: ExpectedRevision, head: number | null): boolean {
+  if (expected === 'any') return true;
+  if (expected === 'no_stream') return head === null;
+  return head === expected;
+}
+
+/**
+ * The embedded event store: one SQLite file in WAL mode, locked to this process.
+ *
+ * Appends are group-committed (ENGINEERING rule 7): every append requested during one event-loop
+ * turn joins one transaction at setImmediate, each expected revision checked inside it, so one
+ * fsync carries many appends and a conflict fails only its own append.
+ */
+export class SqliteEventStore implements EventStore {
+  readonly kind = 'sqlite' as const;
+  private readonly signals = new WakeSignals();
+  private queue: PendingAppend[] = [];
+  private flushScheduled = false;
+  private closed = false;
+  private readonly headOf: Database.Statement<[string], { revision: number }>;
+  private readonly insert: Database.Statement<unknown[]>;
+  private readonly streamAfter: Database.Statement<[string, number, number], EventRow>;
+  private readonly allAfter: Database.Statement<[number, number], EventRow>;
+
+  private constructor(private readonly db: Database.Database) {
+    this.headOf = db.prepare('SELECT revision FROM events WHERE stream_id = ? ORDER BY revision DESC LIMIT 1');
+    this.insert = db.prepare(
+      'INSERT INTO events (stream_id, revision, type, data, metadata, occurred_at) VALUES (?, ?, ?, ?, ?, ?)',
+    );
+    this.streamAfter = db.prepare(
+      'SELECT * FROM events WHERE stream_id = ? AND revision > ? ORDER BY revision LIMIT ?',
+    );
+    this.allAfter = db.prepare('SELECT * FROM events WHERE position > ? ORDER BY position LIMIT ?');
+  }
+
+  static open(path: string, options: { synchronous?: 'FULL' | 'NORMAL' } = {}): SqliteEventStore {
+    const file = resolve(path);
+    mkdirSync(dirname(file), { recursive: true });
+    const db = new Database(file, { timeout: 1000 });
+    try {
+      // Exclusive locking mode holds the file lock from the first write until the connection
+      // closes; the OS drops it when the process dies, so a crash never leaves a stale lock.
+      db.pragma('locking_mode = EXCLUSIVE');
+      db.pragma('journal_mode = WAL');
+      db.pragma(`synchronous = ${options.synchronous ?? 'FULL'}`);
+      db.exec('BEGIN EXCLUSIVE; COMMIT;');
+      migrate(db);
+    } catch (error) {
+      db.close();
+      if ((error as { code?: string }).code?.startsWith('SQLITE_BUSY')) throw new EventStoreFileLockedError(file);
+      throw error;
+    }
+    return new SqliteEventStore(db);
+  }
+
+  append(streamId: string, events: NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
+    if (this.closed) return Promise.reject(new Error('event store is closed'));
+    if (events.length === 0) return Promise.reject(new Error('append needs at least one event'));
+    let rows: PendingAppend['rows'];
+    try {
+      const now = new Date().toISOString();
+      rows = events.map((e) => ({
+        type: e.type,
+        data: JSON.stringify(e.data),
+        metadata: JSON.stringify(e.metadata),
+        occurredAt: e.occurredAt ?? now,
+      }));
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    return new Promise((resolve, reject) => {
+      this.queue.push({ streamId, expected, rows, resolve, reject });
+      if (!this.flushScheduled) {
+        this.flushScheduled = true;
+        setImmediate(() => this.flush());
+      }
+    });
+  }
+
+  private flush(): void {
+    const batch = this.queue;
+    this.queue = [];
+    this.flushScheduled = false;
+    if (batch.length === 0) return;
+    const outcomes: (AppendResult | Error)[] = [];
+    const touched = new Set<string>();
+    try {
+      this.db.transaction(() => {
+        for (const pending of batch) outcomes.push(this.write(pending, touched));
+      })();
+    } catch (error) {
+      for (const pending of batch) pending.reject(error as Error);
+      return;
+    }
+    batch.forEach((pending, i) => {
+      const outcome = outcomes[i];
+      if (outcome instanceof Error) pending.reject(outcome);
+      else pending.resolve(outcome);
+    });
+    if (touched.size > 0) this.signals.wake([...touched, ALL_STREAMS]);
+  }
+
+  private write(pending: PendingAppend, touched: Set<string>): AppendResult | Error {
+    const head = this.headOf.get(pending.streamId)?.revision ?? null;
+    if (!revisionMatches(pending.expected, head)) {
+      return new WrongExpectedRevisionError(pending.streamId, pending.expected, head);
+    }
+    let revision = head ?? -1;
+    let position = 0;
+    for (const row of pending.rows) {
+      revision += 1;
+      const info = this.insert.run(pending.streamId, revision, row.type, row.data, row.metadata, row.occurredAt);
+      position = Number(info.lastInsertRowid);
+    }
+    touched.add(pending.streamId);
+    return { nextRevision: revision, position };
+  }
+
+  async readStream(streamId: string, options: ReadOptions = {}): Promise<StoredEvent[]> {
+    return this.streamAfter.all(streamId, options.after ?? -1, options.limit ?? -1).map(toStored);
+  }
+
+  async readAll(options: ReadOptions = {}): Promise<StoredEvent[]> {
+    return this.allAfter.all(options.after ?? 0, options.limit ?? -1).map(toStored);
+  }
+
+  subscribeToStream(streamId: string, options: SubscribeOptions = {}): AsyncIterable<StoredEvent> {
+    return this.follow(
+      streamId,
+      (after) => this.streamAfter.all(streamId, after ?? -1, READ_CHUNK),
+      (event) => event.revision,
+      options,
+    );
+  }
+
+  subscribeToAll(options: SubscribeOptions = {}): AsyncIterable<StoredEvent> {
+    return this.follow(
+      ALL_STREAMS,
+      (after) => this.allAfter.all(after ?? 0, READ_CHUNK),
+      (event) => event.position,
+      options,
+    );
+  }
+
+  private async *follow(
+    channel: string | typeof ALL_STREAMS,
+    readAfter: (after: number | undefined) => EventRow[],
+    cursorOf: (event: StoredEvent) => number,
+    { after, signal }: SubscribeOptions,
+  ): AsyncGenerator<StoredEvent> {
+    let cursor = after;
+    while (!this.closed && !signal?.aborted) {
+      const wait = this.signals.wait(channel, signal);
+      const rows = readAfter(cursor);
+      if (rows.length === 0) {
+        await wait.promise;
+        continue;
+      }
+      wait.cancel();
+      for (const row of rows) {
+        const event = toStored(row);
+        yield event;
+        cursor = cursorOf(event);
+        if (signal?.aborted) return;
+      }
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    if (this.queue.length > 0) this.flush();
+    this.closed = true;
+    this.signals.wakeEveryone();
+    this.db.close();
+  }
+}

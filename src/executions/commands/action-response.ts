@@ -1,0 +1,33 @@
+import { validationError } from '../../common/api-error';
+import { codePointLength } from '../../common/code-points';
+import { valueProblem } from '../../common/json-schema';
+import { ActionState } from '../domain/execution-state';
+
+const present = (v: unknown) => v !== undefined && v !== null;
+
+/**
+ * The body of an answer checked against its action (§6), returned as it will be stored: the body
+ * as sent, less optional fields sent as null.
+ */
+export function actionResponse(action: ActionState, body: Record<string, unknown>): Record<string, unknown> {
+  if (action.kind === 'approval') {
+    for (const key of Object.keys(body)) {
+      if (key !== 'decision' && key !== 'comment') throw validationError(`${key} is not a known field of an approval response`);
+    }
+    if (body.decision !== 'approve' && body.decision !== 'deny') throw validationError('decision must be "approve" or "deny"');
+    if (!present(body.comment)) return { decision: body.decision };
+    if (typeof body.comment !== 'string' || body.comment.length === 0 || codePointLength(body.comment) > 2000) {
+      throw validationError('comment must be a string of 1 to 2000 characters');
+    }
+    return { decision: body.decision, comment: body.comment };
+  }
+  for (const key of Object.keys(body)) {
+    if (key !== 'value') throw validationError(`${key} is not a known field of an input response`);
+  }
+  if (!('value' in body)) throw validationError('value is required');
+  if (action.inputSchema) {
+    const problem = valueProblem(action.inputSchema, body.value);
+    if (problem) throw validationError(problem);
+  }
+  return { value: body.value };
+}

@@ -1,0 +1,65 @@
+import { createHash } from 'node:crypto';
+import { ApiError } from '../../common/api-error';
+import { canonicalJson } from '../../common/canonical-json';
+import { nowIso } from '../../common/clock';
+import { EventStore, WrongExpectedRevisionError } from '../../event-store/event-store';
+
+const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+
+export const claimStream = (tenantId: string, key: string) => `idempotency-${tenantId}-${sha256(key)}`;
+
+/** The parts of a request that make two requests "equivalent" (§9): key order and capability order ignored. */
+export function requestHash(request: {
+  conversationId: string;
+  provider: string;
+  input: unknown;
+  requiredCapabilities: string[];
+  config: unknown;
+}): string {
+  return sha256(
+    canonicalJson({
+      conversationId: request.conversationId,
+      provider: request.provider,
+      input: request.input,
+      requiredCapabilities: [...new Set(request.requiredCapabilities)].sort(),
+      config: request.config,
+    }),
+  );
+}
+
+/**
+ * Claims a tenant's idempotency key for an execution id (rule 3). The first claim on the key's
+ * stream wins; a later equivalent request gets the winner's execution id, a different one 409.
+ */
+export async function claimKey(
+  store: EventStore,
+  tenantId: string,
+  key: string,
+  hash: string,
+  candidateId: string,
+): Promise<{ executionId: string; won: boolean }> {
+  const stream = claimStream(tenantId, key);
+  try {
+    await store.append(
+      stream,
+      [
+        {
+          type: 'idempotency.claimed',
+          data: { requestHash: hash, executionId: candidateId },
+          occurredAt: nowIso(),
+          metadata: { tenantId, schemaVersion: 1, correlationId: candidateId, causationId: null },
+        },
+      ],
+      'no_stream',
+    );
+    return { executionId: candidateId, won: true };
+  } catch (error) {
+    if (!(error instanceof WrongExpectedRevisionError)) throw error;
+  }
+  const [claim] = await store.readStream(stream, { limit: 1 });
+  const claimed = claim.data as { requestHash: string; executionId: string };
+  if (claimed.requestHash !== hash) {
+    throw new ApiError('IDEMPOTENCY_CONFLICT', 'idempotencyKey was already used with a different request');
+  }
+  return { executionId: claimed.executionId, won: false };
+}

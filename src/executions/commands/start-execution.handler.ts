@@ -1,0 +1,65 @@
+import { Inject } from '@nestjs/common';
+import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
+import { ApiError, validationError } from '../../common/api-error';
+import { nowIso } from '../../common/clock';
+import { newId } from '../../common/ids';
+import { loadConversation } from '../../conversations/conversation-stream';
+import { EVENT_STORE, EventStore, WrongExpectedRevisionError } from '../../event-store/event-store';
+import { ProviderRegistry } from '../../providers/provider-registry';
+import { decide } from '../domain/execution-decide';
+import { ExecutionState, fold } from '../domain/execution-state';
+import { executionStream, loadExecution, toNewEvents, toRecorded } from '../execution-stream';
+import { ExecutionRunner } from '../runner/execution-runner';
+import { preflight } from './capability-preflight';
+import { claimKey, requestHash } from './idempotency-claims';
+import { StartExecutionCommand, StartExecutionResult } from './start-execution.command';
+
+@CommandHandler(StartExecutionCommand)
+export class StartExecutionHandler implements ICommandHandler<StartExecutionCommand> {
+  constructor(
+    @Inject(EVENT_STORE) private readonly store: EventStore,
+    private readonly providers: ProviderRegistry,
+    private readonly runner: ExecutionRunner,
+  ) {}
+
+  /** The checks of §4 in their order; nothing is appended until every one has passed. */
+  async execute({ tenantId, request }: StartExecutionCommand): Promise<StartExecutionResult> {
+    if (!(await loadConversation(this.store, request.conversationId, tenantId))) {
+      throw new ApiError('NOT_FOUND', `conversation ${request.conversationId} not found`);
+    }
+    const provider = this.providers.get(request.provider);
+    const configProblem = provider.validateConfig(request.config);
+    if (configProblem) throw validationError(configProblem);
+    preflight(provider.manifest, request.requiredCapabilities);
+
+    if (request.idempotencyKey === null) return { state: await this.queue(newId(), tenantId, request), replayed: false };
+    const { executionId, won } = await claimKey(this.store, tenantId, request.idempotencyKey, requestHash(request), newId());
+    // Whoever holds the claim, whoever appends run.queued first starts it, so a claimer that died
+    // before run.queued never strands the key (rule 3).
+    const queued = await this.queue(executionId, tenantId, request).catch((error) => {
+      if (error instanceof WrongExpectedRevisionError) return null;
+      throw error;
+    });
+    if (won) return { state: queued ?? (await this.stateAfterQueued(executionId)), replayed: false };
+    return { state: (await loadExecution(this.store, executionId))!.state, replayed: true };
+  }
+
+  private async queue(executionId: string, tenantId: string, request: StartExecutionCommand['request']): Promise<ExecutionState> {
+    const events = decide({ type: 'queue', data: request }, null);
+    const occurredAt = nowIso();
+    const result = await this.store.append(
+      executionStream(executionId),
+      toNewEvents(executionId, events, { tenantId, occurredAt }),
+      'no_stream',
+    );
+    const loaded = { state: fold(events.map((e) => ({ ...e, sequence: 1, occurredAt })), executionId)!, tenantId, revision: result.nextRevision };
+    await this.runner.launch(loaded);
+    return loaded.state;
+  }
+
+  /** The 201 shows the state right after run.queued, even if the run has moved on since. */
+  private async stateAfterQueued(executionId: string): Promise<ExecutionState> {
+    const [queued] = await this.store.readStream(executionStream(executionId), { limit: 1 });
+    return fold([toRecorded(queued)], executionId)!;
+  }
+}

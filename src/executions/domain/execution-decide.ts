@@ -1,0 +1,77 @@
+import { ApiError } from '../../common/api-error';
+import { ErrorInfo, ExecutionEvent } from './execution-events';
+import { ActionState, ExecutionState, isTerminal } from './execution-state';
+
+type QueuedData = Extract<ExecutionEvent, { type: 'run.queued' }>['data'];
+type ProviderOutput = Extract<
+  ExecutionEvent,
+  { type: 'output.text.delta' | 'provider.event' | 'action.required' | 'artifact.created' }
+>;
+
+export type ExecutionCommand =
+  | { type: 'queue'; data: QueuedData }
+  | { type: 'start' }
+  | { type: 'emit'; output: ProviderOutput[] }
+  | { type: 'complete'; text: string | null; usage: { inputTokens: number; outputTokens: number } | null }
+  | { type: 'fail'; error: ErrorInfo }
+  | { type: 'cancel'; reason: string | null; providerCleanupError: string | null }
+  | { type: 'respond'; actionId: string; response: Record<string, unknown> };
+
+const invalidState = (state: ExecutionState, command: string) =>
+  new ApiError('INVALID_STATE', `cannot ${command}: execution ${state.id} is ${state.status}`);
+
+function requireLive(state: ExecutionState | null, command: string): ExecutionState {
+  if (!state) throw new ApiError('NOT_FOUND', 'execution not found');
+  if (isTerminal(state.status)) throw invalidState(state, command);
+  return state;
+}
+
+/**
+ * The checks an answer to an action passes before its body is even looked at, in the binding's
+ * order (§6): unknown action, already answered, then cancelled action or ended execution.
+ */
+export function respondableAction(state: ExecutionState, actionId: string): ActionState {
+  const action = state.actions.find((a) => a.id === actionId);
+  if (!action) throw new ApiError('ACTION_NOT_FOUND', `action ${actionId} not found on execution ${state.id}`);
+  if (action.status === 'resolved') throw new ApiError('ACTION_ALREADY_RESOLVED', `action ${actionId} already has an accepted response`);
+  if (action.status === 'cancelled') throw new ApiError('INVALID_STATE', `action ${actionId} was cancelled`);
+  if (isTerminal(state.status)) throw invalidState(state, 'respond');
+  return action;
+}
+
+/** Which events a command produces against the current state. Pure: no I/O, no clock. */
+export function decide(command: ExecutionCommand, state: ExecutionState | null): ExecutionEvent[] {
+  switch (command.type) {
+    case 'queue':
+      if (state) throw new ApiError('INVALID_STATE', `execution ${state.id} already exists`);
+      return [{ type: 'run.queued', data: command.data }];
+    case 'start': {
+      const live = requireLive(state, 'start');
+      if (live.status !== 'queued') throw invalidState(live, 'start');
+      return [{ type: 'run.started', data: { provider: live.provider } }];
+    }
+    case 'emit':
+      requireLive(state, 'append provider output');
+      return command.output;
+    case 'complete':
+      requireLive(state, 'complete');
+      // The final text and the terminal event always travel together (§5).
+      return [
+        ...(command.text !== null ? [{ type: 'output.text.done' as const, data: { text: command.text } }] : []),
+        { type: 'run.completed', data: { usage: command.usage } },
+      ];
+    case 'fail':
+      requireLive(state, 'fail');
+      return [{ type: 'run.failed', data: { error: command.error } }];
+    case 'cancel':
+      if (!state) throw new ApiError('NOT_FOUND', 'execution not found');
+      if (state.status === 'cancelled') return [];
+      requireLive(state, 'cancel');
+      return [{ type: 'run.cancelled', data: { reason: command.reason, providerCleanupError: command.providerCleanupError } }];
+    case 'respond': {
+      if (!state) throw new ApiError('NOT_FOUND', 'execution not found');
+      respondableAction(state, command.actionId);
+      return [{ type: 'action.responded', data: { actionId: command.actionId, response: command.response } }];
+    }
+  }
+}

@@ -1,0 +1,60 @@
+/** The execution's events as the binding's §5 table names them: `{type, data}` unions. */
+export interface ExecutionInput {
+  text: string;
+}
+
+export type ActionKind = 'approval' | 'input';
+
+export interface ToolCall {
+  callId: string;
+  name: string;
+  arguments: unknown;
+}
+
+export interface ArtifactDescriptor {
+  id: string;
+  executionId: string;
+  name: string;
+  mediaType: string;
+  createdAt: string;
+  uri: string | null;
+  metadata: Record<string, unknown>;
+}
+
+export interface ErrorInfo {
+  code: string;
+  message: string;
+}
+
+export type ExecutionEvent =
+  | {
+      type: 'run.queued';
+      data: {
+        conversationId: string;
+        provider: string;
+        input: ExecutionInput;
+        requiredCapabilities: string[];
+        config: Record<string, unknown>;
+        idempotencyKey: string | null;
+      };
+    }
+  | { type: 'run.started'; data: { provider: string } }
+  | { type: 'output.text.delta'; data: { delta: string } }
+  | { type: 'output.text.done'; data: { text: string } }
+  | {
+      type: 'action.required';
+      data: { actionId: string; kind: ActionKind; prompt: string; inputSchema: object | null; tool: ToolCall | null };
+    }
+  | { type: 'action.responded'; data: { actionId: string; response: Record<string, unknown> } }
+  | { type: 'artifact.created'; data: { artifact: ArtifactDescriptor } }
+  | { type: 'provider.event'; data: { namespace: string; name: string; payload: unknown } }
+  | { type: 'run.completed'; data: { usage: { inputTokens: number; outputTokens: number } | null } }
+  | { type: 'run.failed'; data: { error: ErrorInfo } }
+  | { type: 'run.cancelled'; data: { reason: string | null; providerCleanupError: string | null } };
+
+export type ExecutionEventType = ExecutionEvent['type'];
+
+export const TERMINAL_EVENT_TYPES: ReadonlySet<string> = new Set(['run.completed', 'run.failed', 'run.cancelled']);
+
+/** An event as folded: its data plus where and when it landed in the stream. */
+export type RecordedExecutionEvent = ExecutionEvent & { sequence: number; occurredAt: string };

@@ -1,0 +1,120 @@
+import {
+  ActionKind,
+  ArtifactDescriptor,
+  ErrorInfo,
+  ExecutionInput,
+  RecordedExecutionEvent,
+  ToolCall,
+} from './execution-events';
+
+export type ExecutionStatus = 'queued' | 'running' | 'requires_action' | 'completed' | 'failed' | 'cancelled';
+
+export interface ActionState {
+  id: string;
+  kind: ActionKind;
+  prompt: string;
+  inputSchema: object | null;
+  tool: ToolCall | null;
+  status: 'pending' | 'resolved' | 'cancelled';
+  response: Record<string, unknown> | null;
+  createdAt: string;
+  resolvedAt: string | null;
+}
+
+export interface ExecutionState {
+  id: string;
+  conversationId: string;
+  provider: string;
+  status: ExecutionStatus;
+  input: ExecutionInput;
+  requiredCapabilities: string[];
+  config: Record<string, unknown>;
+  idempotencyKey: string | null;
+  createdAt: string;
+  startedAt: string | null;
+  endedAt: string | null;
+  outputText: string | null;
+  error: ErrorInfo | null;
+  cancellation: { reason: string | null; providerCleanupError: string | null } | null;
+  actions: ActionState[];
+  artifacts: ArtifactDescriptor[];
+  lastSequence: number;
+}
+
+export const isTerminal = (status: ExecutionStatus): boolean =>
+  status === 'completed' || status === 'failed' || status === 'cancelled';
+
+export const pendingActions = (state: ExecutionState): ActionState[] =>
+  state.actions.filter((action) => action.status === 'pending');
+
+function end(state: ExecutionState, status: ExecutionStatus, at: string): ExecutionState {
+  return {
+    ...state,
+    status,
+    endedAt: at,
+    // Unanswered actions die with their execution (§6).
+    actions: state.actions.map((a) => (a.status === 'pending' ? { ...a, status: 'cancelled', resolvedAt: at } : a)),
+  };
+}
+
+/** Folds one recorded event into the state; `null` before `run.queued`. Pure. */
+export function evolve(state: ExecutionState | null, event: RecordedExecutionEvent, executionId: string): ExecutionState {
+  if (event.type === 'run.queued') {
+    return {
+      id: executionId,
+      ...event.data,
+      status: 'queued',
+      createdAt: event.occurredAt,
+      startedAt: null,
+      endedAt: null,
+      outputText: null,
+      error: null,
+      cancellation: null,
+      actions: [],
+      artifacts: [],
+      lastSequence: event.sequence,
+    };
+  }
+  if (!state) throw new Error(`execution ${executionId}: ${event.type} before run.queued`);
+  const next = { ...state, lastSequence: event.sequence };
+  switch (event.type) {
+    case 'run.started':
+      return { ...next, status: 'running', startedAt: event.occurredAt };
+    case 'output.text.delta':
+    case 'provider.event':
+      return next;
+    case 'output.text.done':
+      return { ...next, outputText: event.data.text };
+    case 'action.required':
+      return {
+        ...next,
+        status: 'requires_action',
+        actions: [
+          ...state.actions,
+          { id: event.data.actionId, kind: event.data.kind, prompt: event.data.prompt, inputSchema: event.data.inputSchema,
+            tool: event.data.tool, status: 'pending', response: null, createdAt: event.occurredAt, resolvedAt: null },
+        ],
+      };
+    case 'action.responded': {
+      const actions = state.actions.map((a) =>
+        a.id === event.data.actionId
+          ? { ...a, status: 'resolved' as const, response: event.data.response, resolvedAt: event.occurredAt }
+          : a,
+      );
+      const stillWaiting = actions.some((a) => a.status === 'pending');
+      return { ...next, actions, status: stillWaiting ? 'requires_action' : 'running' };
+    }
+    case 'artifact.created':
+      return { ...next, artifacts: [...state.artifacts, event.data.artifact] };
+    case 'run.completed':
+      return end(next, 'completed', event.occurredAt);
+    case 'run.failed':
+      return { ...end(next, 'failed', event.occurredAt), error: event.data.error };
+    case 'run.cancelled':
+      return { ...end(next, 'cancelled', event.occurredAt), cancellation: event.data };
+  }
+}
+
+export function fold(events: RecordedExecutionEvent[], executionId: string): ExecutionState | null {
+  return events.reduce<ExecutionState | null>((state, event) => evolve(state, event, executionId), null);
+}

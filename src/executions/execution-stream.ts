@@ -1,0 +1,66 @@
+import { EventStore, NewEvent, StoredEvent } from '../event-store/event-store';
+import { ExecutionEvent, RecordedExecutionEvent } from './domain/execution-events';
+import { ExecutionState, evolve } from './domain/execution-state';
+
+/** The events of the execution stream are at schema version 1. */
+export const EXECUTION_SCHEMA_VERSION = 1;
+
+export const executionStream = (executionId: string) => `execution-${executionId}`;
+export const executionIdOf = (streamId: string) => streamId.slice('execution-'.length);
+export const isExecutionStream = (streamId: string) => streamId.startsWith('execution-');
+
+export interface EventContext {
+  tenantId: string;
+  occurredAt: string;
+  causationId?: string | null;
+}
+
+export function toNewEvents(executionId: string, events: ExecutionEvent[], context: EventContext): NewEvent[] {
+  return events.map((event) => ({
+    type: event.type,
+    data: event.data as Record<string, unknown>,
+    occurredAt: context.occurredAt,
+    metadata: {
+      tenantId: context.tenantId,
+      schemaVersion: EXECUTION_SCHEMA_VERSION,
+      correlationId: executionId,
+      causationId: context.causationId ?? null,
+    },
+  }));
+}
+
+export const toRecorded = (stored: StoredEvent): RecordedExecutionEvent =>
+  ({ type: stored.type, data: stored.data, sequence: stored.revision + 1, occurredAt: stored.occurredAt }) as RecordedExecutionEvent;
+
+/** The public envelope (§5). Built in one place so replay and SSE carry the same bytes. */
+export const toEnvelope = (stored: StoredEvent) => ({
+  executionId: executionIdOf(stored.streamId),
+  sequence: stored.revision + 1,
+  type: stored.type,
+  occurredAt: stored.occurredAt,
+  data: stored.data,
+});
+
+export interface LoadedExecution {
+  state: ExecutionState;
+  tenantId: string;
+  /** The stream revision the state was folded up to: the expected revision of the next append. */
+  revision: number;
+}
+
+/** Folds the stream (or only what follows `from`). Null when the execution does not exist. */
+export async function loadExecution(
+  store: EventStore,
+  executionId: string,
+  from?: LoadedExecution,
+): Promise<LoadedExecution | null> {
+  const events = await store.readStream(executionStream(executionId), { after: from?.revision });
+  if (!from && events.length === 0) return null;
+  let state: ExecutionState | null = from?.state ?? null;
+  for (const event of events) state = evolve(state, toRecorded(event), executionId);
+  return {
+    state: state!,
+    tenantId: from?.tenantId ?? events[0].metadata.tenantId,
+    revision: events.length > 0 ? events[events.length - 1].revision : from!.revision,
+  };
+}

@@ -1,0 +1,44 @@
+import { ActionState, ExecutionState, pendingActions } from './domain/execution-state';
+
+/** The Execution resource of binding §4, in its documented key order. */
+export function executionView(state: ExecutionState) {
+  return {
+    id: state.id,
+    conversationId: state.conversationId,
+    provider: state.provider,
+    status: state.status,
+    input: state.input,
+    requiredCapabilities: state.requiredCapabilities,
+    config: state.config,
+    idempotencyKey: state.idempotencyKey,
+    createdAt: state.createdAt,
+    startedAt: state.startedAt,
+    endedAt: state.endedAt,
+    outputText: state.outputText,
+    error: state.error,
+    cancellation: state.cancellation,
+    pendingActionIds: pendingActions(state).map((a) => a.id),
+    artifactCount: state.artifacts.length,
+    lastSequence: state.lastSequence,
+  };
+}
+
+export type ExecutionView = ReturnType<typeof executionView>;
+
+/** The Action resource of binding §6. */
+export function actionView(executionId: string, action: ActionState) {
+  return {
+    id: action.id,
+    executionId,
+    kind: action.kind,
+    prompt: action.prompt,
+    inputSchema: action.inputSchema,
+    tool: action.tool,
+    status: action.status,
+    response: action.response,
+    createdAt: action.createdAt,
+    resolvedAt: action.resolvedAt,
+  };
+}
+
+export type ActionView = ReturnType<typeof actionView>;

@@ -1,0 +1,45 @@
+import { Controller, Get, Param, Query, Req, Res } from '@nestjs/common';
+import { QueryBus } from '@nestjs/cqrs';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { validationError } from '../../common/api-error';
+import { AllowQuery, integerParam } from '../../http/strict-query';
+import { Tenant } from '../../http/tenant.decorator';
+import { ReplayEventsQuery } from '../queries/replay-events.query';
+import { EventStreamResponder } from './event-stream.responder';
+import { ID } from './executions.controller';
+
+const wantsEventStream = (accept: string | undefined) =>
+  (accept ?? '').split(',').some((type) => type.split(';')[0].trim().toLowerCase() === 'text/event-stream');
+
+/** §5: one URL, JSON replay or an SSE stream depending on `Accept`. */
+@Controller('v1/executions')
+export class ExecutionEventsController {
+  constructor(
+    private readonly queries: QueryBus,
+    private readonly stream: EventStreamResponder,
+  ) {}
+
+  @Get(`${ID}/events`)
+  @AllowQuery('after', 'limit')
+  async events(
+    @Tenant() tenantId: string,
+    @Param('id') id: string,
+    @Query() query: Record<string, unknown>,
+    @Req() request: FastifyRequest,
+    @Res() reply: FastifyReply,
+  ): Promise<void> {
+    const limit = integerParam(query.limit, 'limit', 1, 1000);
+    const lastEventId = request.headers['last-event-id'];
+    if (!wantsEventStream(request.headers.accept)) {
+      const after = integerParam(query.after, 'after', 0) ?? 0;
+      await reply.send(await this.queries.execute(new ReplayEventsQuery(tenantId, id, after, limit)));
+      return;
+    }
+    // limit does not apply to streams; after is ignored when Last-Event-ID is present.
+    if (lastEventId === undefined) return this.stream.respond(reply, tenantId, id, integerParam(query.after, 'after', 0) ?? 0);
+    if (Array.isArray(lastEventId) || !/^\d+$/.test(lastEventId) || !Number.isSafeInteger(Number(lastEventId))) {
+      throw validationError('Last-Event-ID must be a non-negative integer');
+    }
+    return this.stream.respond(reply, tenantId, id, Number(lastEventId));
+  }
+}

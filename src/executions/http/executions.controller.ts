@@ -1,0 +1,49 @@
+import { Body, Controller, Get, HttpCode, Param, Post, Res } from '@nestjs/common';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
+import type { FastifyReply } from 'fastify';
+import { Tenant } from '../../http/tenant.decorator';
+import { CancelExecutionCommand } from '../commands/cancel-execution.command';
+import { StartExecutionCommand } from '../commands/start-execution.command';
+import { executionView } from '../execution-view';
+import { GetExecutionQuery } from '../queries/get-execution.query';
+import { CancelExecutionDto } from './cancel-execution.dto';
+import { StartExecutionDto } from './start-execution.dto';
+
+/** Ids are opaque but never contain ':' or '/', so `abc:cancel` cannot match the plain routes. */
+export const ID = ':id([^:/]+)';
+
+@Controller('v1/executions')
+export class ExecutionsController {
+  constructor(
+    private readonly commands: CommandBus,
+    private readonly queries: QueryBus,
+  ) {}
+
+  @Post()
+  async start(@Tenant() tenantId: string, @Body() body: StartExecutionDto, @Res({ passthrough: true }) reply: FastifyReply) {
+    const { state, replayed } = await this.commands.execute(
+      new StartExecutionCommand(tenantId, {
+        conversationId: body.conversationId,
+        provider: body.provider,
+        input: { text: body.input.text },
+        requiredCapabilities: [...new Set(body.requiredCapabilities ?? [])],
+        config: body.config ?? {},
+        idempotencyKey: body.idempotencyKey ?? null,
+      }),
+    );
+    reply.status(replayed ? 200 : 201);
+    if (replayed) reply.header('Idempotent-Replayed', 'true');
+    return executionView(state);
+  }
+
+  @Get(ID)
+  async get(@Tenant() tenantId: string, @Param('id') id: string) {
+    return executionView(await this.queries.execute(new GetExecutionQuery(tenantId, id)));
+  }
+
+  @Post(`${ID}::cancel`)
+  @HttpCode(200)
+  async cancel(@Tenant() tenantId: string, @Param('id') id: string, @Body() body: CancelExecutionDto) {
+    return executionView(await this.commands.execute(new CancelExecutionCommand(tenantId, id, body.reason ?? null)));
+  }
+}

@@ -1,0 +1,51 @@
+import { Inject, Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
+import { EVENT_STORE, EventStore } from '../../event-store/event-store';
+import { ExecutionIndex } from '../../projections/execution-index';
+import { ProviderRegistry } from '../../providers/provider-registry';
+import { HistoryEntry } from '../../providers/provider';
+import { LoadedExecution } from '../execution-stream';
+import { ExecutionSession } from './execution-session';
+
+/** The only place that calls providers: one session per execution running in this process. */
+@Injectable()
+export class ExecutionRunner implements OnApplicationShutdown {
+  private readonly logger = new Logger('ExecutionRunner');
+  private readonly sessions = new Map<string, ExecutionSession>();
+
+  constructor(
+    @Inject(EVENT_STORE) private readonly store: EventStore,
+    private readonly providers: ProviderRegistry,
+    private readonly index: ExecutionIndex,
+  ) {}
+
+  /** Starts driving a freshly queued execution. */
+  async launch(loaded: LoadedExecution): Promise<void> {
+    const { state } = loaded;
+    if (this.sessions.has(state.id)) return;
+    const provider = this.providers.get(state.provider);
+    const history = provider.manifest.capabilities['conversation.history'] === 'unsupported'
+      || !provider.manifest.capabilities['conversation.history']
+      ? []
+      : await this.history(state.conversationId, state.id);
+    if (this.sessions.has(state.id)) return;
+    const session = new ExecutionSession(this.store, loaded, provider, history, this.logger);
+    this.sessions.set(state.id, session);
+    void session.finished.finally(() => this.sessions.delete(state.id));
+  }
+
+  session(executionId: string): ExecutionSession | undefined {
+    return this.sessions.get(executionId);
+  }
+
+  private async history(conversationId: string, executionId: string): Promise<HistoryEntry[]> {
+    const earlier = await this.index.ofConversation(conversationId);
+    return earlier
+      .filter((e) => e.id !== executionId && e.status === 'completed')
+      .map((e) => ({ input: { text: e.inputText }, outputText: e.outputText }));
+  }
+
+  /** Lets in-flight appends land; what is still running is failed as interrupted at next start. */
+  async onApplicationShutdown(): Promise<void> {
+    this.logger.log(`shutting down with ${this.sessions.size} execution(s) in flight`);
+  }
+}

@@ -1,0 +1,168 @@
+import { Logger } from '@nestjs/common';
+import { EventStore } from '../../event-store/event-store';
+import { newId } from '../../common/ids';
+import { nowIso } from '../../common/clock';
+import { ApiError } from '../../common/api-error';
+import { HistoryEntry, Provider, ProviderFailure, ProviderRun } from '../../providers/provider';
+import { ExecutionCommand } from '../domain/execution-decide';
+import { isTerminal } from '../domain/execution-state';
+import { LoadedExecution } from '../execution-stream';
+import { artifactProblem } from './artifact-validation';
+import { StreamWriter } from './stream-writer';
+
+/** Raised into the provider when the execution can no longer take its output. */
+export class ExecutionStoppedError extends Error {
+  constructor(reason: string) {
+    super(reason);
+    this.name = 'ExecutionStoppedError';
+  }
+}
+
+/**
+ * One running execution: drives its provider, turns the provider's output into commands for the
+ * stream writer, and owns the one cancel operation (rule 10).
+ */
+export class ExecutionSession {
+  private readonly writer: StreamWriter;
+  private readonly abort = new AbortController();
+  private readonly answers = new Map<string, (response: Record<string, unknown>) => void>();
+  private cancelOperation: Promise<void> | null = null;
+  private stopped = false;
+  readonly finished: Promise<void>;
+
+  constructor(
+    store: EventStore,
+    loaded: LoadedExecution,
+    private readonly provider: Provider,
+    private readonly history: HistoryEntry[],
+    private readonly logger: Logger,
+  ) {
+    this.writer = new StreamWriter(store, loaded);
+    this.finished = this.drive();
+  }
+
+  get id(): string {
+    return this.writer.loaded.state.id;
+  }
+
+  /** Every caller shares the first caller's operation; resolves once the execution has ended. */
+  cancel(reason: string | null): Promise<void> {
+    this.cancelOperation ??= this.performCancel(reason);
+    return this.cancelOperation;
+  }
+
+  /** Hands an accepted answer (already stored) to the provider waiting on it. */
+  deliverAnswer(actionId: string, response: Record<string, unknown>): void {
+    this.answers.get(actionId)?.(response);
+    this.answers.delete(actionId);
+  }
+
+  private async performCancel(reason: string | null): Promise<void> {
+    this.stop('execution was cancelled');
+    // Whatever was already in flight decides whether the run ended on its own first.
+    await this.writer.idle();
+    if (isTerminal(this.writer.loaded.state.status)) return;
+    let providerCleanupError: string | null = null;
+    try {
+      await this.provider.cleanup({ executionId: this.id, config: this.writer.loaded.state.config });
+    } catch (error) {
+      providerCleanupError = (error as Error).message || String(error);
+    }
+    await this.writer.write({ type: 'cancel', reason, providerCleanupError }).catch((error) => {
+      // Ended meanwhile by someone else (another instance, a restart): its state answers the caller.
+      if (!(error instanceof ApiError)) throw error;
+    });
+  }
+
+  private stop(reason: string): void {
+    if (this.stopped) return;
+    this.stopped = true;
+    this.writer.discardQueued(new ExecutionStoppedError(reason));
+    this.abort.abort(new ExecutionStoppedError(reason));
+    this.answers.clear();
+  }
+
+  /** Provider output goes out only while the execution takes it; after a cancel it is dropped. */
+  private output(command: ExecutionCommand): Promise<void> {
+    if (this.stopped) return Promise.reject(new ExecutionStoppedError('execution is no longer running'));
+    return this.writer.write(command);
+  }
+
+  private async drive(): Promise<void> {
+    try {
+      await this.output({ type: 'start' });
+      const outcome = await this.provider.run(this.providerRun());
+      await this.output({ type: 'complete', text: outcome.text, usage: outcome.usage });
+    } catch (error) {
+      await this.failUnlessStopped(error);
+    } finally {
+      this.stopped = true;
+    }
+  }
+
+  private async failUnlessStopped(error: unknown): Promise<void> {
+    if (this.stopped || error instanceof ExecutionStoppedError || isTerminal(this.writer.loaded.state.status)) return;
+    const failure =
+      error instanceof ProviderFailure
+        ? { code: error.code, message: error.message }
+        : { code: 'PROVIDER_ERROR', message: (error as Error)?.message || 'provider failed' };
+    if (!(error instanceof ProviderFailure)) this.logger.warn(`execution ${this.id}: provider threw: ${failure.message}`);
+    await this.output({ type: 'fail', error: failure }).catch((e) => {
+      if (!(e instanceof ApiError) && !(e instanceof ExecutionStoppedError)) {
+        this.logger.error(`execution ${this.id}: could not record failure: ${(e as Error).message}`);
+      }
+    });
+  }
+
+  private providerRun(): ProviderRun {
+    const { state } = this.writer.loaded;
+    return {
+      executionId: state.id,
+      input: state.input,
+      config: state.config,
+      history: this.history,
+      signal: this.abort.signal,
+      emitText: (delta) => this.output({ type: 'emit', output: [{ type: 'output.text.delta', data: { delta } }] }),
+      emitEvent: (name, payload) =>
+        this.output({
+          type: 'emit',
+          output: [{ type: 'provider.event', data: { namespace: this.provider.manifest.id, name, payload } }],
+        }),
+      requireAction: (request) => this.requireAction(request),
+      createArtifact: (candidate) => this.createArtifact(candidate),
+    };
+  }
+
+  private async requireAction(request: Parameters<ProviderRun['requireAction']>[0]): Promise<Record<string, unknown>> {
+    const actionId = newId();
+    const answered = new Promise<Record<string, unknown>>((resolve, reject) => {
+      this.answers.set(actionId, resolve);
+      this.abort.signal.addEventListener('abort', () => reject(this.abort.signal.reason), { once: true });
+    });
+    answered.catch(() => undefined);
+    await this.output({ type: 'emit', output: [{ type: 'action.required', data: { actionId, ...request } }] });
+    // The answer may have been stored before this instance heard of it (another writer won a race).
+    const stored = this.writer.loaded.state.actions.find((a) => a.id === actionId && a.status === 'resolved');
+    return stored?.response ?? answered;
+  }
+
+  private async createArtifact(candidate: Parameters<ProviderRun['createArtifact']>[0]): Promise<void> {
+    const artifact = {
+      id: newId(),
+      executionId: this.id,
+      name: candidate.name,
+      mediaType: candidate.mediaType,
+      createdAt: nowIso(),
+      uri: candidate.uri ?? null,
+      metadata: candidate.metadata ?? {},
+    };
+    const problem = artifactProblem(artifact);
+    if (problem) {
+      // The runtime, not the provider, decides that an invalid descriptor ends the run (§7).
+      await this.failUnlessStopped(new ProviderFailure('PROVIDER_ERROR', `invalid artifact descriptor: ${problem}`));
+      this.stop('execution failed');
+      throw new ExecutionStoppedError('execution failed');
+    }
+    await this.output({ type: 'emit', output: [{ type: 'artifact.created', data: { artifact: artifact as never } }] });
+  }
+}

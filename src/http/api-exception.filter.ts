@@ -1,0 +1,50 @@
+import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { ApiError, errorEnvelope } from '../common/api-error';
+
+/** Fastify's own errors (raised before a route runs), by code. */
+function fromFastify(error: { code?: string; statusCode?: number; message?: string }): ApiError | null {
+  switch (error.code) {
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return new ApiError('VALIDATION_ERROR', 'request body must be application/json', undefined, 415);
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return new ApiError('PAYLOAD_TOO_LARGE', 'request body is larger than the configured limit');
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return new ApiError('VALIDATION_ERROR', 'request body length does not match Content-Length');
+  }
+  if (error instanceof SyntaxError || (error.statusCode === 400 && error.code?.startsWith('FST_'))) {
+    return new ApiError('VALIDATION_ERROR', `malformed JSON body: ${error.message}`);
+  }
+  return null;
+}
+
+function fromHttpException(exception: HttpException, request: FastifyRequest): ApiError {
+  const status = exception.getStatus();
+  if (status === 404) return new ApiError('NOT_FOUND', `no route ${request.method} ${request.url.split('?')[0]}`);
+  if (status === 413) return new ApiError('PAYLOAD_TOO_LARGE', 'request body is larger than the configured limit');
+  return new ApiError('VALIDATION_ERROR', exception.message, undefined, status);
+}
+
+/** The one place errors become the binding's envelope (§1); never a stack trace on the wire. */
+@Catch()
+export class ApiExceptionFilter implements ExceptionFilter {
+  private readonly logger = new Logger('HTTP');
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const reply = host.switchToHttp().getResponse<FastifyReply>();
+    const request = host.switchToHttp().getRequest<FastifyRequest>();
+    const error =
+      exception instanceof ApiError
+        ? exception
+        : exception instanceof HttpException
+          ? fromHttpException(exception, request)
+          : fromFastify(exception as { code?: string });
+    if (reply.sent || reply.raw.headersSent) return;
+    if (!error) {
+      this.logger.error(`${request.method} ${request.url} failed`, (exception as Error)?.stack);
+      void reply.status(500).send({ error: { code: 'INTERNAL_ERROR', message: 'internal server error' } });
+      return;
+    }
+    void reply.status(error.status).send(errorEnvelope(error));
+  }
+}

@@ -1,0 +1,74 @@
+import type { ActionKind, ExecutionInput, ToolCall } from '../executions/domain/execution-events';
+
+export type CapabilityLevel = 'native' | 'emulated' | 'degraded' | 'unsupported';
+
+export interface ProviderManifest {
+  id: string;
+  displayName: string;
+  capabilities: Record<string, CapabilityLevel>;
+}
+
+export interface HistoryEntry {
+  input: ExecutionInput;
+  outputText: string | null;
+}
+
+export interface ActionRequest {
+  kind: ActionKind;
+  prompt: string;
+  inputSchema: object | null;
+  tool: ToolCall | null;
+}
+
+export interface ArtifactCandidate {
+  name: unknown;
+  mediaType: unknown;
+  uri?: unknown;
+  metadata?: unknown;
+}
+
+/**
+ * What a provider sees while it runs. Every method resolves once its event is stored (or rejects
+ * when the execution can no longer take output, e.g. after a cancel); the runner is the only
+ * thing that turns these calls into events.
+ */
+export interface ProviderRun {
+  executionId: string;
+  input: ExecutionInput;
+  config: Record<string, unknown>;
+  /** Earlier completed executions of the conversation, oldest first, for `conversation.history`. */
+  history: HistoryEntry[];
+  /** Aborted when the execution is cancelled. */
+  signal: AbortSignal;
+  emitText(delta: string): Promise<void>;
+  emitEvent(name: string, payload: unknown): Promise<void>;
+  /** Resolves with the accepted response body (`{decision, comment?}` or `{value}`). */
+  requireAction(request: ActionRequest): Promise<Record<string, unknown>>;
+  createArtifact(candidate: ArtifactCandidate): Promise<void>;
+}
+
+export interface ProviderOutcome {
+  /** The final normalized text, or null when the run produced none. */
+  text: string | null;
+  usage: { inputTokens: number; outputTokens: number } | null;
+}
+
+/** A business failure the provider reports; becomes `run.failed` with this code. */
+export class ProviderFailure extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'ProviderFailure';
+  }
+}
+
+export interface Provider {
+  readonly manifest: ProviderManifest;
+  /** Checks the config's shape before anything is appended: a message when it is wrong, else null. */
+  validateConfig(config: Record<string, unknown>): string | null;
+  run(run: ProviderRun): Promise<ProviderOutcome>;
+  /** Releases whatever the run holds after a cancel; the runner calls it at most once per execution. */
+  cleanup(run: { executionId: string; config: Record<string, unknown> }): Promise<void>;
+}

@@ -1,0 +1,101 @@
+import { schemaProblem } from '../../common/json-schema';
+
+export type ScriptStep =
+  | { type: 'text'; text: string }
+  | { type: 'delay'; ms: number }
+  | { type: 'action'; kind: 'approval' | 'input'; prompt: string; inputSchema?: object }
+  | { type: 'artifact'; name: string; mediaType: string; uri?: string; metadata?: Record<string, unknown> }
+  | { type: 'providerEvent'; name: string; payload?: Record<string, unknown> }
+  | { type: 'fail'; message: string };
+
+export interface ScriptedConfig {
+  script?: ScriptStep[];
+  cleanup?: 'ok' | 'fail';
+  cleanupDelayMs?: number;
+}
+
+type Json = Record<string, unknown>;
+const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isInt = (v: unknown, min: number, max: number) => Number.isInteger(v) && (v as number) >= min && (v as number) <= max;
+const nonEmptyString = (v: unknown) => typeof v === 'string' && v.length > 0;
+
+/** Per step type: its allowed keys, and a check of each present key returning a problem or null. */
+const STEP_RULES: Record<string, { required: string[]; checks: Record<string, (v: unknown, step: Json) => string | null> }> = {
+  text: { required: ['text'], checks: { text: (v) => (nonEmptyString(v) ? null : 'must be a non-empty string') } },
+  delay: { required: ['ms'], checks: { ms: (v) => (isInt(v, 0, 60000) ? null : 'must be an integer from 0 to 60000') } },
+  action: {
+    required: ['kind', 'prompt'],
+    checks: {
+      kind: (v) => (v === 'approval' || v === 'input' ? null : 'must be "approval" or "input"'),
+      prompt: (v) => (nonEmptyString(v) ? null : 'must be a non-empty string'),
+      inputSchema: (v, step) => {
+        if (step.kind !== 'input') return 'is only allowed for kind "input"';
+        const problem = schemaProblem(v);
+        return problem ? `is not a valid JSON Schema 2020-12: ${problem}` : null;
+      },
+    },
+  },
+  artifact: {
+    required: ['name', 'mediaType'],
+    checks: {
+      name: (v) => (typeof v === 'string' ? null : 'must be a string'),
+      mediaType: (v) => (typeof v === 'string' ? null : 'must be a string'),
+      uri: (v) => (typeof v === 'string' ? null : 'must be a string'),
+      metadata: (v) => (isObject(v) ? null : 'must be an object'),
+    },
+  },
+  providerEvent: {
+    required: ['name'],
+    checks: {
+      name: (v) => (nonEmptyString(v) ? null : 'must be a non-empty string'),
+      payload: (v) => (isObject(v) ? null : 'must be an object'),
+    },
+  },
+  fail: { required: ['message'], checks: { message: (v) => (nonEmptyString(v) ? null : 'must be a non-empty string') } },
+};
+
+function stepProblem(step: unknown, where: string): string | null {
+  if (!isObject(step)) return `${where} must be an object`;
+  const rules = typeof step.type === 'string' ? STEP_RULES[step.type] : undefined;
+  if (!rules) return `${where}.type must be one of ${Object.keys(STEP_RULES).join(', ')}`;
+  for (const key of Object.keys(step)) {
+    if (key !== 'type' && !(key in rules.checks)) return `${where}.${key} is not a known field of a ${step.type} step`;
+  }
+  for (const key of rules.required) {
+    if (step[key] === undefined || step[key] === null) return `${where}.${key} is required`;
+  }
+  for (const [key, check] of Object.entries(rules.checks)) {
+    // null means "left out" in requests (§1).
+    if (step[key] === undefined || step[key] === null) continue;
+    const problem = check(step[key], step);
+    if (problem) return `${where}.${key} ${problem}`;
+  }
+  return null;
+}
+
+/** The shape check of §11: known keys, known step types, required fields, JSON types, ranges. */
+export function scriptedConfigProblem(config: Json): string | null {
+  for (const key of Object.keys(config)) {
+    if (!['script', 'cleanup', 'cleanupDelayMs'].includes(key)) return `config.${key} is not a known scripted option`;
+  }
+  const { script, cleanup, cleanupDelayMs } = config;
+  if (script !== undefined && script !== null) {
+    if (!Array.isArray(script)) return 'config.script must be an array of steps';
+    for (let i = 0; i < script.length; i++) {
+      const problem = stepProblem(script[i], `config.script[${i}]`);
+      if (problem) return problem;
+    }
+  }
+  if (cleanup !== undefined && cleanup !== null && cleanup !== 'ok' && cleanup !== 'fail') {
+    return 'config.cleanup must be "ok" or "fail"';
+  }
+  if (cleanupDelayMs !== undefined && cleanupDelayMs !== null && !isInt(cleanupDelayMs, 0, 10000)) {
+    return 'config.cleanupDelayMs must be an integer from 0 to 10000';
+  }
+  return null;
+}
+
+/** Removes the nulls that stand for "left out", so the provider sees only what was given. */
+export function withoutNulls<T extends Json>(value: T): T {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== null)) as T;
+}

@@ -1,0 +1,61 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Provider, ProviderFailure, ProviderOutcome, ProviderRun } from '../provider';
+import { SCRIPTED_MANIFEST } from './scripted-manifest';
+import { ScriptStep, ScriptedConfig, scriptedConfigProblem } from './scripted-config';
+
+/** Splits after each space: "hello brave" gives "hello ", "brave". */
+const echoSteps = (text: string): ScriptStep[] =>
+  text.split(/(?<= )/).map((chunk) => ({ type: 'text', text: chunk }));
+
+/** The deterministic provider of binding §11, for demos, tests and conformance checks. */
+export class ScriptedProvider implements Provider {
+  readonly manifest = SCRIPTED_MANIFEST;
+
+  validateConfig(config: Record<string, unknown>): string | null {
+    return scriptedConfigProblem(config);
+  }
+
+  async run(run: ProviderRun): Promise<ProviderOutcome> {
+    const config = run.config as ScriptedConfig;
+    const steps = config.script ?? echoSteps(run.input.text);
+    const deltas: string[] = [];
+    for (const step of steps) {
+      switch (step.type) {
+        case 'text':
+          deltas.push(step.text);
+          await run.emitText(step.text);
+          break;
+        case 'delay':
+          await sleep(step.ms, undefined, { signal: run.signal });
+          break;
+        case 'action': {
+          const response = await run.requireAction({
+            kind: step.kind,
+            prompt: step.prompt,
+            inputSchema: step.inputSchema ?? null,
+            tool: null,
+          });
+          if (step.kind === 'approval' && response.decision === 'deny') {
+            throw new ProviderFailure('ACTION_DENIED', `approval denied: ${step.prompt}`);
+          }
+          break;
+        }
+        case 'artifact':
+          await run.createArtifact({ name: step.name, mediaType: step.mediaType, uri: step.uri, metadata: step.metadata });
+          break;
+        case 'providerEvent':
+          await run.emitEvent(step.name, step.payload ?? {});
+          break;
+        case 'fail':
+          throw new ProviderFailure('PROVIDER_ERROR', step.message);
+      }
+    }
+    return { text: deltas.length > 0 ? deltas.join('') : null, usage: null };
+  }
+
+  async cleanup({ config }: { config: Record<string, unknown> }): Promise<void> {
+    const { cleanup, cleanupDelayMs } = config as ScriptedConfig;
+    if (cleanupDelayMs) await sleep(cleanupDelayMs);
+    if (cleanup === 'fail') throw new Error('scripted cleanup failed');
+  }
+}

@@ -1,0 +1,34 @@
+import { Controller, Get, Inject, Param } from '@nestjs/common';
+import { EVENT_STORE, EventStore } from '../event-store/event-store';
+import { ProviderRegistry } from '../providers/provider-registry';
+import { PROTOCOL_VERSION, RUNTIME_NAME, RUNTIME_VERSION } from './runtime-info';
+
+/** §2: what this runtime is and which providers it offers. */
+@Controller('v1')
+export class RuntimeController {
+  constructor(
+    private readonly providers: ProviderRegistry,
+    @Inject(EVENT_STORE) private readonly store: EventStore,
+  ) {}
+
+  @Get('runtime')
+  runtime() {
+    return {
+      protocolVersion: PROTOCOL_VERSION,
+      name: RUNTIME_NAME,
+      version: RUNTIME_VERSION,
+      eventStore: this.store.kind,
+      providers: this.providers.manifests(),
+    };
+  }
+
+  @Get('providers')
+  list() {
+    return { providers: this.providers.manifests() };
+  }
+
+  @Get('providers/:providerId')
+  get(@Param('providerId') providerId: string) {
+    return this.providers.get(providerId).manifest;
+  }
+}

@@ -1,0 +1,157 @@
+import 'reflect-metadata';
+import { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createApp } from '../../src/app';
+import { Config, loadConfig } from '../../src/config/config';
+
+export interface RunningApp {
+  app: NestFastifyApplication;
+  baseUrl: string;
+  sqlitePath: string;
+  close(): Promise<void>;
+}
+
+/** A fresh SQLite file in its own temp folder. */
+export const tempSqlitePath = (): string => join(mkdtempSync(join(tmpdir(), 'runledger-test-')), 'runledger.db');
+
+/** The real application on an ephemeral loopback port over a real SQLite file. */
+export async function startApp(overrides: Partial<Config> & { env?: Record<string, string> } = {}): Promise<RunningApp> {
+  const { env, ...rest } = overrides;
+  const config: Config = {
+    ...loadConfig({ LOG_LEVEL: 'error', ...env }),
+    sqlitePath: tempSqlitePath(),
+    port: 0,
+    ...rest,
+  };
+  const app = await createApp(config);
+  await app.listen(0, '127.0.0.1');
+  const address = app.getHttpServer().address() as { port: number };
+  return {
+    app,
+    baseUrl: `http://127.0.0.1:${address.port}`,
+    sqlitePath: config.sqlitePath,
+    close: () => app.close(),
+  };
+}
+
+export interface JsonResponse<T = any> {
+  status: number;
+  headers: Headers;
+  body: T;
+  text: string;
+}
+
+/** fetch with a JSON body, answering the status, headers and parsed body. */
+export async function api<T = any>(
+  baseUrl: string,
+  method: string,
+  path: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): Promise<JsonResponse<T>> {
+  const init: RequestInit = { method, headers: { ...headers } };
+  if (body !== undefined) {
+    init.body = typeof body === 'string' ? body : JSON.stringify(body);
+    (init.headers as Record<string, string>)['content-type'] ??= 'application/json';
+  }
+  const response = await fetch(`${baseUrl}${path}`, init);
+  const text = await response.text();
+  let parsed: any = undefined;
+  try {
+    parsed = text ? JSON.parse(text) : undefined;
+  } catch {
+    parsed = undefined;
+  }
+  return { status: response.status, headers: response.headers, body: parsed, text };
+}
+
+export async function createConversation(baseUrl: string, body: Record<string, unknown> = {}): Promise<string> {
+  const res = await api(baseUrl, 'POST', '/v1/conversations', body);
+  if (res.status !== 201) throw new Error(`conversation not created: ${res.status} ${res.text}`);
+  return res.body.id;
+}
+
+export async function startExecution(baseUrl: string, body: Record<string, unknown>): Promise<JsonResponse> {
+  return api(baseUrl, 'POST', '/v1/executions', { provider: 'scripted', input: { text: 'hello brave new world' }, ...body });
+}
+
+/** Polls the execution until `done(execution)` or the timeout. */
+export async function waitForExecution(
+  baseUrl: string,
+  id: string,
+  done: (execution: any) => boolean = (e) => ['completed', 'failed', 'cancelled'].includes(e.status),
+  timeoutMs = 10000,
+): Promise<any> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const res = await api(baseUrl, 'GET', `/v1/executions/${id}`);
+    if (done(res.body)) return res.body;
+    if (Date.now() > deadline) throw new Error(`execution ${id} still ${res.body?.status} after ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+export interface SseMessage {
+  id?: string;
+  event?: string;
+  data?: string;
+  comment?: string;
+  retry?: string;
+}
+
+/** Reads an SSE response to its end (or until `stopAfter` says so), parsed into messages. */
+export async function readSse(
+  baseUrl: string,
+  path: string,
+  headers: Record<string, string> = {},
+  stopAfter: (messages: SseMessage[]) => boolean = () => false,
+): Promise<{ status: number; headers: Headers; messages: SseMessage[]; raw: string }> {
+  const controller = new AbortController();
+  const response = await fetch(`${baseUrl}${path}`, {
+    headers: { accept: 'text/event-stream', ...headers },
+    signal: controller.signal,
+  });
+  if (response.status !== 200 || !response.body) {
+    return { status: response.status, headers: response.headers, messages: [], raw: await response.text() };
+  }
+  const decoder = new TextDecoder();
+  let raw = '';
+  let consumed = 0;
+  const messages: SseMessage[] = [];
+  const reader = response.body.getReader();
+  try {
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      raw += decoder.decode(value, { stream: true });
+      let end: number;
+      while ((end = raw.indexOf('\n\n', consumed)) !== -1) {
+        messages.push(parseBlock(raw.slice(consumed, end)));
+        consumed = end + 2;
+      }
+      if (stopAfter(messages)) {
+        controller.abort();
+        break;
+      }
+    }
+  } catch (error) {
+    if ((error as Error).name !== 'AbortError') throw error;
+  }
+  return { status: response.status, headers: response.headers, messages, raw };
+}
+
+function parseBlock(block: string): SseMessage {
+  const message: SseMessage = {};
+  for (const line of block.split('\n')) {
+    if (line.startsWith(':')) message.comment = line.slice(1).trim();
+    else {
+      const colon = line.indexOf(':');
+      const field = line.slice(0, colon) as keyof SseMessage;
+      const value = line.slice(colon + 1).replace(/^ /, '');
+      message[field] = message[field] === undefined ? value : `${message[field]}\n${value}`;
+    }
+  }
+  return message;
+}

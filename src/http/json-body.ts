@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import { errorCodes, type FastifyInstance } from 'fastify';
 
 /**
  * §1 body rules at the Fastify level: only application/json bodies (any parameters), an empty
@@ -20,6 +20,23 @@ export function installJsonBody(fastify: FastifyInstance, bodyLimit: number): vo
       return done(Object.assign(new SyntaxError('request body must be a JSON object'), { statusCode: 400 }), undefined);
     }
     done(null, parsed);
+  });
+  // Only a *non-empty* body that is not JSON is a 415: an empty one reads as `{}` whatever its
+  // declared type. Decided on the first byte, before reading on, so 415 still precedes 413.
+  fastify.addContentTypeParser('*', (request, payload, done) => {
+    // An unknown route answers 404 whatever its body, as Fastify does without this parser.
+    if (request.is404) return done(null, undefined);
+    let settled = false;
+    const settle = (error: Error | null) => {
+      if (settled) return;
+      settled = true;
+      done(error, error ? undefined : {});
+    };
+    payload.on('data', (chunk: Buffer | string) => {
+      if (chunk.length > 0) settle(new errorCodes.FST_ERR_CTP_INVALID_MEDIA_TYPE());
+    });
+    payload.on('end', () => settle(null));
+    payload.on('error', settle);
   });
   fastify.addHook('preValidation', async (request) => {
     if (request.body === undefined || request.body === null) request.body = {};

@@ -7,7 +7,7 @@ import { AppendResult, EventStore, WrongExpectedRevisionError } from '../../src/
 import { SCHEMA_VERSION } from '../../src/event-store/sqlite/schema';
 import { SqliteEventStore } from '../../src/event-store/sqlite/sqlite-event-store';
 import { describeEventStoreContract } from './event-store-contract';
-import { WAIT_MS, ev, evs, range, revisions, sleep, withTimeout } from './contract/helpers';
+import { WAIT_MS, ev, guarded, evs, range, revisions, sleep, withTimeout } from './contract/helpers';
 
 const REPO_ROOT = resolve(__dirname, '../..');
 const tempDirs: string[] = [];
@@ -178,10 +178,10 @@ describe('SqliteEventStore', () => {
       await store.append('live', evs(1), 'no_stream');
       const seen: number[] = [];
       const loop = (async () => {
-        for await (const e of (store as EventStore).subscribeToStream('live')) seen.push(e.revision);
+        for await (const e of guarded((store as EventStore).subscribeToStream('live'))) seen.push(e.revision);
       })();
       const all = (async () => {
-        for await (const e of store.subscribeToAll()) void e;
+        for await (const e of guarded(store.subscribeToAll())) void e;
       })();
       await sleep(30);
       await store.close();

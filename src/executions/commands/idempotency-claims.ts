@@ -8,14 +8,17 @@ const sha256 = (text: string) => createHash('sha256').update(text).digest('hex')
 
 export const claimStream = (tenantId: string, key: string) => `idempotency-${tenantId}-${sha256(key)}`;
 
-/** The parts of a request that make two requests "equivalent" (§9): key order and capability order ignored. */
-export function requestHash(request: {
+export interface ClaimedRequest {
   conversationId: string;
   provider: string;
-  input: unknown;
+  input: { text: string };
   requiredCapabilities: string[];
-  config: unknown;
-}): string {
+  config: Record<string, unknown>;
+  idempotencyKey: string | null;
+}
+
+/** The parts of a request that make two requests "equivalent" (§9): key order and capability order ignored. */
+export function requestHash(request: Omit<ClaimedRequest, 'idempotencyKey' | 'input'> & { input: unknown }): string {
   return sha256(
     canonicalJson({
       conversationId: request.conversationId,
@@ -30,36 +33,39 @@ export function requestHash(request: {
 /**
  * Claims a tenant's idempotency key for an execution id (rule 3). The first claim on the key's
  * stream wins; a later equivalent request gets the winner's execution id, a different one 409.
+ * The claim keeps the winner's request, so whoever ends up appending `run.queued` records the
+ * winner's body exactly (equivalent requests may still differ in key or capability order).
  */
 export async function claimKey(
   store: EventStore,
   tenantId: string,
   key: string,
-  hash: string,
+  request: ClaimedRequest,
   candidateId: string,
-): Promise<{ executionId: string; won: boolean }> {
+): Promise<{ executionId: string; won: boolean; request: ClaimedRequest }> {
   const stream = claimStream(tenantId, key);
+  const hash = requestHash(request);
   try {
     await store.append(
       stream,
       [
         {
           type: 'idempotency.claimed',
-          data: { requestHash: hash, executionId: candidateId },
+          data: { requestHash: hash, executionId: candidateId, request },
           occurredAt: nowIso(),
           metadata: { tenantId, schemaVersion: 1, correlationId: candidateId, causationId: null },
         },
       ],
       'no_stream',
     );
-    return { executionId: candidateId, won: true };
+    return { executionId: candidateId, won: true, request };
   } catch (error) {
     if (!(error instanceof WrongExpectedRevisionError)) throw error;
   }
   const [claim] = await store.readStream(stream, { limit: 1 });
-  const claimed = claim.data as { requestHash: string; executionId: string };
+  const claimed = claim.data as { requestHash: string; executionId: string; request?: ClaimedRequest };
   if (claimed.requestHash !== hash) {
     throw new ApiError('IDEMPOTENCY_CONFLICT', 'idempotencyKey was already used with a different request');
   }
-  return { executionId: claimed.executionId, won: false };
+  return { executionId: claimed.executionId, won: false, request: claimed.request ?? request };
 }

@@ -11,7 +11,7 @@ import { ExecutionState, fold } from '../domain/execution-state';
 import { executionStream, loadExecution, toNewEvents, toRecorded } from '../execution-stream';
 import { ExecutionRunner } from '../runner/execution-runner';
 import { preflight } from './capability-preflight';
-import { claimKey, requestHash } from './idempotency-claims';
+import { claimKey } from './idempotency-claims';
 import { StartExecutionCommand, StartExecutionResult } from './start-execution.command';
 
 @CommandHandler(StartExecutionCommand)
@@ -33,10 +33,11 @@ export class StartExecutionHandler implements ICommandHandler<StartExecutionComm
     preflight(provider.manifest, request.requiredCapabilities);
 
     if (request.idempotencyKey === null) return { state: await this.queue(newId(), tenantId, request), replayed: false };
-    const { executionId, won } = await claimKey(this.store, tenantId, request.idempotencyKey, requestHash(request), newId());
+    const claim = await claimKey(this.store, tenantId, request.idempotencyKey, request, newId());
+    const { executionId, won } = claim;
     // Whoever holds the claim, whoever appends run.queued first starts it, so a claimer that died
     // before run.queued never strands the key (rule 3).
-    const queued = await this.queue(executionId, tenantId, request).catch((error) => {
+    const queued = await this.queue(executionId, tenantId, claim.request).catch((error) => {
       if (error instanceof WrongExpectedRevisionError) return null;
       throw error;
     });

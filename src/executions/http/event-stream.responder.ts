@@ -43,12 +43,17 @@ export class EventStreamResponder {
     const { signal } = connection;
     raw.on('close', () => connection.abort());
     const keepAlive = setInterval(() => raw.write(': keep-alive\n\n'), this.config.sseKeepAliveMs);
+    // A cursor past the head must still see the terminal event, or the stream would never close
+    // (§5): read from the head at the latest and skip what the client already claims to have.
+    const from = Math.min(cursor, state.lastSequence);
     try {
-      for await (const event of this.store.subscribeToStream(executionStream(executionId), { after: cursor - 1, signal })) {
+      for await (const event of this.store.subscribeToStream(executionStream(executionId), { after: from - 1, signal })) {
         const envelope = toEnvelope(event);
-        const flushed = raw.write(`id: ${envelope.sequence}\nevent: ${envelope.type}\ndata: ${JSON.stringify(envelope)}\n\n`);
-        // A slow client holds the reader back instead of growing this process's memory.
-        if (!flushed) await once(raw, 'drain', { signal }).catch(() => undefined);
+        if (envelope.sequence > cursor) {
+          const flushed = raw.write(`id: ${envelope.sequence}\nevent: ${envelope.type}\ndata: ${JSON.stringify(envelope)}\n\n`);
+          // A slow client holds the reader back instead of growing this process's memory.
+          if (!flushed) await once(raw, 'drain', { signal }).catch(() => undefined);
+        }
         if (TERMINAL_EVENT_TYPES.has(envelope.type)) break;
       }
     } finally {

@@ -1,4 +1,4 @@
-import { Inject, Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
+import { BeforeApplicationShutdown, Inject, Injectable, Logger } from '@nestjs/common';
 import { EVENT_STORE, EventStore } from '../../event-store/event-store';
 import { ExecutionIndex } from '../../projections/execution-index';
 import { ProviderRegistry } from '../../providers/provider-registry';
@@ -8,7 +8,7 @@ import { ExecutionSession } from './execution-session';
 
 /** The only place that calls providers: one session per execution running in this process. */
 @Injectable()
-export class ExecutionRunner implements OnApplicationShutdown {
+export class ExecutionRunner implements BeforeApplicationShutdown {
   private readonly logger = new Logger('ExecutionRunner');
   private readonly sessions = new Map<string, ExecutionSession>();
 
@@ -44,8 +44,13 @@ export class ExecutionRunner implements OnApplicationShutdown {
       .map((e) => ({ input: { text: e.inputText }, outputText: e.outputText }));
   }
 
-  /** Lets in-flight appends land; what is still running is failed as interrupted at next start. */
-  async onApplicationShutdown(): Promise<void> {
-    this.logger.log(`shutting down with ${this.sessions.size} execution(s) in flight`);
+  /**
+   * Stops every session before the store closes, letting in-flight appends land; what was still
+   * running ends with RUNTIME_INTERRUPTED at the next start.
+   */
+  async beforeApplicationShutdown(): Promise<void> {
+    if (this.sessions.size === 0) return;
+    this.logger.warn(`shutting down with ${this.sessions.size} execution(s) in flight`);
+    await Promise.all([...this.sessions.values()].map((session) => session.halt()));
   }
 }

@@ -38,7 +38,10 @@ export class ExecutionSession {
     private readonly logger: Logger,
   ) {
     this.writer = new StreamWriter(store, loaded);
-    this.finished = this.drive();
+    // A cancel stops the provider (so drive() returns) before its cleanup and run.cancelled: the
+    // session stays registered until that operation settles, so a cancel arriving meanwhile joins
+    // it instead of appending its own run.cancelled without the cleanup (rule 10).
+    this.finished = this.drive().then(() => this.cancelOperation?.catch(() => undefined));
   }
 
   get id(): string {
@@ -49,6 +52,12 @@ export class ExecutionSession {
   cancel(reason: string | null): Promise<void> {
     this.cancelOperation ??= this.performCancel(reason);
     return this.cancelOperation;
+  }
+
+  /** Stops taking provider output without ending the execution (the process is going away). */
+  async halt(): Promise<void> {
+    this.stop('runtime is shutting down');
+    await this.writer.idle();
   }
 
   /** Hands an accepted answer (already stored) to the provider waiting on it. */
@@ -91,6 +100,9 @@ export class ExecutionSession {
   private async drive(): Promise<void> {
     try {
       await this.output({ type: 'start' });
+      // A cancel accepted while run.started was in flight has already begun the cleanup: starting
+      // the provider now would leave whatever it opens behind.
+      if (this.stopped) return;
       const outcome = await this.provider.run(this.providerRun());
       await this.output({ type: 'complete', text: outcome.text, usage: outcome.usage });
     } catch (error) {

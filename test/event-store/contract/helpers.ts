@@ -87,6 +87,21 @@ export function quiet<T>(promise: Promise<T>): Promise<T> {
   return promise;
 }
 
+/**
+ * Passes events through, failing on one delivered twice. Besides checking "no duplicate", this
+ * keeps a broken adapter that re-yields the same event in a loop from starving the event loop
+ * (its yields are microtasks, so no timer, not even jest's timeout, would ever fire).
+ */
+export async function* guarded(iterable: AsyncIterable<StoredEvent>): AsyncGenerator<StoredEvent> {
+  const seen = new Set<string>();
+  for await (const event of iterable) {
+    const key = `${event.streamId}@${event.revision}`;
+    if (seen.has(key)) throw new Error(`event ${key} (position ${event.position}) delivered twice`);
+    seen.add(key);
+    yield event;
+  }
+}
+
 export interface CollectOptions {
   /** Only events passing it count (and are returned); the rest are skipped. */
   filter?: (event: StoredEvent) => boolean;
@@ -120,7 +135,7 @@ async function collectUntil(
     const iterable = subscribe(controller.signal);
     options.onStarted?.();
     if (count === 0) return received;
-    for await (const event of iterable) {
+    for await (const event of guarded(iterable)) {
       if (options.filter && !options.filter(event)) continue;
       received.push(event);
       if (received.length >= count) break;

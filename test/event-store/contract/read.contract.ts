@@ -45,7 +45,8 @@ export function describeReadContract(ctx: ContractContext): void {
       await ctx.store.append(s, evs(11), 'no_stream');
       const pages: number[][] = [];
       let after: number | undefined;
-      for (;;) {
+      // Bounded, so a cursor that never advances fails instead of spinning forever.
+      for (let guard = 0; guard < 10; guard++) {
         const page = await ctx.store.readStream(s, { after, limit: 4 });
         if (page.length === 0) break;
         pages.push(revisions(page));

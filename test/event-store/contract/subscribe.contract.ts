@@ -6,6 +6,7 @@ import {
   currentPosition,
   evs,
   expectStrictlyIncreasing,
+  guarded,
   quiet,
   range,
   revisions,
@@ -63,6 +64,49 @@ export function describeSubscribeContract(ctx: ContractContext): void {
       expect(revisions(await beyond)).toEqual([6, 7]);
     });
 
+    it('delivers a last event whose append is in flight while the subscription starts', async () => {
+      // No later event would rescue a missed wake-up here: the subscription must see this one.
+      const orderings: ((append: () => Promise<unknown>, subscribe: () => Promise<StoredEvent[]>) => Promise<StoredEvent[]>)[] = [
+        async (append, subscribe) => (append(), subscribe()),
+        async (append, subscribe) => {
+          const got = subscribe();
+          await append();
+          return got;
+        },
+        async (append, subscribe) => {
+          void append();
+          await Promise.resolve();
+          return subscribe();
+        },
+        async (append, subscribe) => {
+          const got = subscribe();
+          await new Promise((resolve) => setImmediate(resolve));
+          await append();
+          return got;
+        },
+      ];
+      for (const [k, ordering] of orderings.entries()) {
+        const s = streamId(`inflight-${k}`);
+        await ctx.store.append(s, evs(1), 'no_stream');
+        const got = await ordering(
+          () => ctx.store.append(s, evs(1, 'test.happened', 1), 0),
+          () => collect((signal) => ctx.store.subscribeToStream(s, { after: 0, signal }), 1, { timeoutMs: 3_000 }),
+        );
+        expect(revisions(got)).toEqual([1]);
+        const from = await currentPosition(ctx.store);
+        const t = streamId(`inflight-all-${k}`);
+        const gotAll = await ordering(
+          () => ctx.store.append(t, evs(1), 'no_stream'),
+          () =>
+            collect((signal) => ctx.store.subscribeToAll({ after: from, signal }), 1, {
+              filter: (e) => e.streamId === t,
+              timeoutMs: 3_000,
+            }),
+        );
+        expect(revisions(gotAll)).toEqual([0]);
+      }
+    });
+
     it('feeds 50 concurrent subscribers the same events', async () => {
       const s = streamId('fanout');
       await ctx.store.append(s, evs(3), 'no_stream');
@@ -116,7 +160,7 @@ export function describeSubscribeContract(ctx: ContractContext): void {
       const controller = new AbortController();
       const seen: StoredEvent[] = [];
       const loop = (async () => {
-        for await (const e of ctx.store.subscribeToStream(s, { signal: controller.signal })) seen.push(e);
+        for await (const e of guarded(ctx.store.subscribeToStream(s, { signal: controller.signal }))) seen.push(e);
       })();
       await sleep(50);
       controller.abort();
@@ -133,7 +177,7 @@ export function describeSubscribeContract(ctx: ContractContext): void {
       const seen: StoredEvent[] = [];
       await withTimeout(
         (async () => {
-          for await (const e of ctx.store.subscribeToStream(s, { signal: AbortSignal.abort() })) seen.push(e);
+          for await (const e of guarded(ctx.store.subscribeToStream(s, { signal: AbortSignal.abort() }))) seen.push(e);
         })(),
         WAIT_MS,
         'a pre-aborted subscription to end',
@@ -182,7 +226,7 @@ export function describeSubscribeContract(ctx: ContractContext): void {
       const controller = new AbortController();
       const loop = (async () => {
         // On a shared server others' events may arrive; only ending matters here.
-        for await (const e of ctx.store.subscribeToAll({ after: from, signal: controller.signal })) void e;
+        for await (const e of guarded(ctx.store.subscribeToAll({ after: from, signal: controller.signal }))) void e;
       })();
       await sleep(50);
       controller.abort();

@@ -1,0 +1,138 @@
+/**
+ * Streaming benchmark: the compiled server (`node dist/main.js`) as a child process, driven over
+ * real HTTP with one SSE client per execution.
+ *
+ *   npm run bench:stream              100 executions per phase (~1 minute)
+ *   npm run bench:stream -- --quick   10 executions, shorter latency phase (smoke test)
+ *   npm run bench:stream -- --profile also writes a V8 CPU profile per server and prints its
+ *                                     top self-time functions
+ *
+ * 1. Baseline: raw better-sqlite3 inserts of delta-shaped rows, 50 per transaction, WAL, FULL.
+ * 2. Throughput: N executions × 1,000 deltas as fast as they go; delta events stored per second.
+ * 3. Latency: N executions × 50 deltas/s for 10 s; occurredAt → SSE receipt, server CPU.
+ */
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { CpuWindow } from './lib/cpu';
+import { newestProfile, summarizeProfile } from './lib/cpu-profile';
+import { fixed, int, line, percentile } from './lib/format';
+import { ServerProcess } from './lib/server';
+import { sqliteBaseline } from './lib/sqlite-baseline';
+import { PhaseResult, RunObservation, ScriptStep, runPhase } from './lib/streaming-runs';
+
+const args = new Set(process.argv.slice(2));
+const QUICK = args.has('--quick');
+const PROFILE = args.has('--profile');
+const EXECUTIONS = QUICK ? 10 : 100;
+const DELTAS_PER_RUN = 1000;
+const LATENCY_SECONDS = QUICK ? 3 : 10;
+const LATENCY_RATE = 50; // deltas per second per execution
+const THROUGHPUT_GOAL = 0.5;
+const P99_GOAL_MS = 25;
+const profileDir = PROFILE ? join(tmpdir(), `runledger-stream-profiles-${Date.now()}`) : undefined;
+
+/** A few bytes each, all different, so order can be checked. */
+const throughputText = (i: number) => `t${i} `;
+const latencyText = (i: number) => `m${i} `;
+
+function reportRuns(runs: RunObservation[], expected: number): boolean {
+  const bad = runs.filter((r) => r.problems.length > 0);
+  if (bad.length === 0) {
+    console.log(line('SSE check', `OK: all ${runs.length} clients got exactly ${int(expected)} deltas in sequence order, then run.completed`));
+    return true;
+  }
+  console.log(line('SSE check', `FAILED for ${bad.length} of ${runs.length} clients`));
+  for (const run of bad.slice(0, 10)) console.log(`    FAILURE execution ${run.id || `#${run.index}`}: ${run.problems.join('; ')}`);
+  return false;
+}
+
+async function withServer<T>(label: string, body: (server: ServerProcess) => Promise<T>): Promise<T> {
+  const server = await ServerProcess.start({ cpuProfileDir: profileDir && join(profileDir, label) });
+  try {
+    return await body(server);
+  } finally {
+    await server.stop();
+    if (server.output.trim()) console.log(`  server output:\n${server.output.trim().replace(/^/gm, '    | ')}`);
+    if (profileDir) {
+      const file = newestProfile(join(profileDir, label));
+      if (file) for (const text of summarizeProfile(file)) console.log(`  ${text}`);
+    }
+  }
+}
+
+function cpuLines(cpu: ReturnType<CpuWindow['stop']>): void {
+  console.log(line('server CPU', `${fixed(cpu.serverCpuSeconds, 2)} s over ${fixed(cpu.wallSeconds, 2)} s = ${fixed((cpu.serverCpuSeconds / cpu.wallSeconds) * 100)}% of one core`));
+  console.log(line('bench-process CPU', `${fixed(cpu.benchCpuSeconds, 2)} s = ${fixed((cpu.benchCpuSeconds / cpu.wallSeconds) * 100)}% of one core`));
+}
+
+async function main(): Promise<void> {
+  let ok = true;
+  console.log(`Runledger stream benchmark${QUICK ? ' (--quick)' : ''}: ${EXECUTIONS} executions per phase, node ${process.version}, ${cpus().length} CPUs`);
+  console.log(`Load average before start: ${loadavg().map((n) => n.toFixed(2)).join(' ')} (other work on this machine skews every figure)`);
+  if (process.env.BENCH_SERVER_MAIN) console.log(`Server build: ${process.env.BENCH_SERVER_MAIN} (BENCH_SERVER_MAIN)`);
+  console.log('Server: node dist/main.js as a child process, fresh SQLite file per phase (WAL, synchronous=FULL), LOG_LEVEL=warn');
+
+  // 1. Baseline
+  console.log('\n1. Baseline: raw better-sqlite3 inserts, WAL, synchronous=FULL, 50 rows per transaction');
+  const base = sqliteBaseline({ rows: EXECUTIONS * DELTAS_PER_RUN, streams: EXECUTIONS, perTransaction: 50, text: throughputText });
+  console.log(line('rows', `${int(base.rows)} delta-shaped rows (~${base.rowBytes} bytes of column data each) across ${EXECUTIONS} streams`));
+  console.log(line('baseline', `${int(base.rowsPerSecond)} rows/s (${fixed(base.seconds, 2)} s)`));
+
+  // 2. Throughput
+  console.log(`\n2. Throughput: ${EXECUTIONS} executions × ${int(DELTAS_PER_RUN)} deltas as fast as they go, one SSE client each`);
+  const throughputScript: ScriptStep[] = Array.from({ length: DELTAS_PER_RUN }, (_, i) => ({ type: 'text', text: throughputText(i) }));
+  await withServer('throughput', async (server) => {
+    let cpu!: CpuWindow;
+    const result: PhaseResult = await runPhase(
+      server.client,
+      { label: 'throughput', executions: EXECUTIONS, script: throughputScript, measureLatency: false, timeoutMs: 100_000 },
+      () => (cpu = new CpuWindow(server.pid)),
+    );
+    const usage = cpu.stop();
+    const seconds = (result.endedAt - result.startedAt) / 1000;
+    const rate = (EXECUTIONS * DELTAS_PER_RUN) / seconds;
+    const ratio = rate / base.rowsPerSecond;
+    console.log(line('wall time', `${fixed(seconds, 2)} s (first POST /v1/executions → last run.completed received)`));
+    console.log(line('delta events stored/s', `${int(rate)} events/s  (${int(EXECUTIONS * DELTAS_PER_RUN)} / ${fixed(seconds, 2)} s)`));
+    console.log(line('baseline', `${int(base.rowsPerSecond)} rows/s`));
+    console.log(line('ratio to baseline', `${fixed(ratio, 2)}  (goal ≥ ${THROUGHPUT_GOAL}: ${ratio >= THROUGHPUT_GOAL ? 'met' : 'NOT met'})`));
+    cpuLines(usage);
+    ok = reportRuns(result.runs, DELTAS_PER_RUN) && ok;
+  });
+
+  // 3. Latency
+  const texts = LATENCY_SECONDS * LATENCY_RATE;
+  const gap = 1000 / LATENCY_RATE;
+  console.log(`\n3. Latency: ${EXECUTIONS} executions × ${LATENCY_RATE} deltas/s for ${LATENCY_SECONDS} s (${texts} text steps, each followed by a ${gap} ms delay), one SSE client each`);
+  const latencyScript: ScriptStep[] = [];
+  for (let i = 0; i < texts; i++) latencyScript.push({ type: 'text', text: latencyText(i) }, { type: 'delay', ms: gap });
+  await withServer('latency', async (server) => {
+    let cpu!: CpuWindow;
+    const result = await runPhase(
+      server.client,
+      { label: 'latency', executions: EXECUTIONS, script: latencyScript, measureLatency: true, timeoutMs: (LATENCY_SECONDS + 60) * 1000 },
+      () => (cpu = new CpuWindow(server.pid)),
+    );
+    const usage = cpu.stop();
+    const sorted = Float64Array.from(result.latencies.ms).sort();
+    const p99 = percentile(sorted, 99);
+    const steady = Float64Array.from(result.latencies.ms.filter((_, i) => result.latencies.at[i] > result.allAttachedAt)).sort();
+    const seconds = (result.endedAt - result.startedAt) / 1000;
+    console.log('  Latency is measured from each delta event\'s occurredAt — stamped with the server\'s clock by the runner');
+    console.log('  right before the provider\'s output is handed to the event store (ms precision, truncated) — to its');
+    console.log('  receipt by the SSE client in this process (Date.now() when its chunk arrived), same machine clock;');
+    console.log('  so it covers group commit + fsync + wake-up + store read + SSE write + loopback delivery (±1 ms).');
+    console.log(line('deltas measured', `${int(sorted.length)} over ${fixed(seconds, 2)} s = ${int(sorted.length / seconds)} deltas/s delivered`));
+    console.log(line('latency p50 / p99 / max', `${fixed(percentile(sorted, 50), 0)} / ${fixed(p99, 0)} / ${fixed(sorted[sorted.length - 1], 0)} ms  (goal p99 ≤ ${P99_GOAL_MS} ms: ${p99 <= P99_GOAL_MS ? 'met' : 'NOT met'})`));
+    console.log(line('  after all streams were attached', `${fixed(percentile(steady, 50), 0)} / ${fixed(percentile(steady, 99), 0)} / ${fixed(steady[steady.length - 1], 0)} ms  (${int(steady.length)} deltas; excludes the start-up burst of POSTs)`));
+    cpuLines(usage);
+    ok = reportRuns(result.runs, texts) && ok;
+  });
+  if (profileDir) console.log(`\nCPU profiles kept in ${profileDir}`);
+  if (!ok) process.exitCode = 1;
+}
+
+void main().catch((error) => {
+  process.stderr.write(`bench failed: ${(error as Error).stack ?? error}\n`);
+  process.exit(1);
+});

@@ -12,6 +12,14 @@ interface Envelope {
 
 const TERMINAL = new Set(['run.completed', 'run.failed', 'run.cancelled']);
 
+/** Per received delta, in receive order: receipt time (epoch ms), latency (ms), and whether it was live. */
+export class LatencyLog {
+  readonly at: number[] = [];
+  readonly ms: number[] = [];
+  /** False for a delta emitted before its SSE client had attached (it came from the backlog). */
+  readonly live: boolean[] = [];
+}
+
 /** What one SSE client saw of one execution. */
 export class RunObservation {
   id = '';
@@ -20,11 +28,13 @@ export class RunObservation {
   terminal: string | null = null;
   problems: string[] = [];
   endedAt = 0;
+  /** Epoch ms when the SSE response (200) arrived. */
+  openedAt = Infinity;
 
   constructor(
     readonly index: number,
     private readonly expectedTexts: string[],
-    private readonly latencies: { at: number[]; ms: number[] } | null,
+    private readonly latencies: LatencyLog | null,
   ) {}
 
   onMessage(message: SseMessage, receivedAt: number): void {
@@ -41,8 +51,11 @@ export class RunObservation {
       this.deltas += 1;
       // The server stamps occurredAt (ms precision, truncated) right before handing the event to the store.
       if (this.latencies) {
+        const occurredAt = Date.parse(event.occurredAt);
         this.latencies.at.push(receivedAt);
-        this.latencies.ms.push(receivedAt - Date.parse(event.occurredAt));
+        this.latencies.ms.push(receivedAt - occurredAt);
+        // occurredAt is truncated to the ms, so a delta stamped in the ms the stream opened counts as live.
+        this.latencies.live.push(occurredAt >= Math.floor(this.openedAt));
       }
     } else if (TERMINAL.has(event.type)) {
       this.terminal = event.type;
@@ -66,10 +79,7 @@ export interface PhaseResult {
   startedAt: number;
   /** performance.now() when the last terminal event was received. */
   endedAt: number;
-  /** Per delta: when it was received (epoch ms) and its latency (ms). */
-  latencies: { at: number[]; ms: number[] };
-  /** Epoch ms when the last SSE stream opened (every run started and attached). */
-  allAttachedAt: number;
+  latencies: LatencyLog;
 }
 
 export interface PhaseOptions {
@@ -95,9 +105,8 @@ export async function runPhase(client: HttpClient, options: PhaseOptions, onStar
       return response.body.id as string;
     }),
   );
-  const latencies = { at: [] as number[], ms: [] as number[] };
+  const latencies = new LatencyLog();
   const runs = conversations.map((_, i) => new RunObservation(i, texts, options.measureLatency ? latencies : null));
-  let allAttachedAt = 0;
   const body = (conversationId: string) => ({
     conversationId,
     provider: 'scripted',
@@ -109,13 +118,20 @@ export async function runPhase(client: HttpClient, options: PhaseOptions, onStar
   const startedAt = performance.now();
   onStarted?.();
   let lastCount = 0;
+  let lastLatency = 0;
   const ticker = setInterval(() => {
+    let worst = '';
+    if (options.measureLatency && latencies.ms.length > lastLatency) {
+      const recent = latencies.ms.slice(lastLatency).sort((a, b) => a - b);
+      lastLatency = latencies.ms.length;
+      worst = `, latency this second p99 ${recent[Math.ceil(recent.length * 0.99) - 1]} ms max ${recent[recent.length - 1]} ms`;
+    }
     const received = runs.reduce((n, r) => n + r.deltas, 0);
     const done = runs.filter((r) => r.terminal).length;
     const elapsed = (performance.now() - startedAt) / 1000;
     process.stdout.write(
       `  [${options.label} ${elapsed.toFixed(1).padStart(5)}s] deltas received ${received.toLocaleString('en-US')}/${total.toLocaleString('en-US')}` +
-        ` (+${(received - lastCount).toLocaleString('en-US')}/s), runs ended ${done}/${runs.length}\n`,
+        ` (+${(received - lastCount).toLocaleString('en-US')}/s), runs ended ${done}/${runs.length}${worst}\n`,
     );
     lastCount = received;
   }, 1000);
@@ -129,7 +145,7 @@ export async function runPhase(client: HttpClient, options: PhaseOptions, onStar
         await client.sse(
           `/v1/executions/${run.id}/events`,
           (message, at) => run.onMessage(message, at),
-          () => (allAttachedAt = Math.max(allAttachedAt, Date.now())),
+          () => (run.openedAt = Date.now()),
         );
         run.finish();
       }),
@@ -143,5 +159,5 @@ export async function runPhase(client: HttpClient, options: PhaseOptions, onStar
     clearTimeout(timer);
   }
   const endedAt = Math.max(...runs.map((r) => r.endedAt));
-  return { runs, startedAt, endedAt, latencies, allAttachedAt };
+  return { runs, startedAt, endedAt, latencies };
 }

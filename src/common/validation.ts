@@ -44,7 +44,9 @@ export const dtoValidationPipe = () =>
     whitelist: true,
     forbidNonWhitelisted: true,
     forbidUnknownValues: true,
-    transform: true,
+    // Handlers get the body as parsed, not class-transformer's copy, which drops keys such as
+    // `toString` or `constructor` inside free-form objects (`config`, `metadata`).
+    transform: false,
     stopAtFirstError: true,
     validationError: { target: false, value: false },
     exceptionFactory: (errors) => validationError(firstProblem(errors) ?? 'request body is invalid'),

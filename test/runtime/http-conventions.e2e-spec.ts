@@ -115,7 +115,10 @@ describe('HTTP conventions (§1)', () => {
       ['POST', '/v1/conversations'],
       ['GET', `/v1/executions/${executionId}`],
       ['GET', `/v1/executions/${executionId}/events`],
+      ['GET', `/v1/executions/${executionId}/actions`],
+      ['GET', `/v1/executions/${executionId}/artifacts`],
       ['POST', `/v1/executions/${executionId}:cancel`],
+      ['POST', '/v1/executions'],
     ];
 
     it('an unknown query parameter is 400 on every route', async () => {

@@ -122,12 +122,12 @@ export class SqliteEventStore implements EventStore {
     if (events.length === 0) return Promise.reject(new Error('append needs at least one event'));
     let rows: PendingAppend['rows'];
     try {
-      const now = new Date().toISOString();
+      let now: string | undefined;
       rows = events.map((e) => ({
         type: e.type,
         data: JSON.stringify(e.data),
         metadata: JSON.stringify(e.metadata),
-        occurredAt: e.occurredAt ?? now,
+        occurredAt: e.occurredAt ?? (now ??= new Date().toISOString()),
       }));
     } catch (error) {
       return Promise.reject(error);
@@ -215,17 +215,20 @@ export class SqliteEventStore implements EventStore {
     let cursor = after;
     while (!this.closed && !signal?.aborted) {
       const wait = this.signals.wait(channel, signal);
-      const rows = readAfter(cursor);
-      if (rows.length === 0) {
-        await wait.promise;
-        continue;
-      }
-      wait.cancel();
-      for (const row of rows) {
-        const event = toStored(row);
-        yield event;
-        cursor = cursorOf(event);
-        if (signal?.aborted) return;
+      try {
+        const rows = readAfter(cursor);
+        for (const row of rows) {
+          const event = toStored(row);
+          yield event;
+          cursor = cursorOf(event);
+          if (signal?.aborted) return;
+        }
+        // A full chunk may have more behind it. A short one held everything committed when it was
+        // read, and `wait`, registered before that read, fires on any later commit — so no
+        // re-read that would come back empty.
+        if (rows.length < READ_CHUNK) await wait.promise;
+      } finally {
+        wait.cancel();
       }
     }
   }

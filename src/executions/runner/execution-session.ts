@@ -10,6 +10,9 @@ import { LoadedExecution } from '../execution-stream';
 import { artifactProblem } from './artifact-validation';
 import { StreamWriter } from './stream-writer';
 
+/** Queued output events per execution before the provider has to wait for the store. */
+const STREAM_BACKLOG = 256;
+
 /** Raised into the provider when the execution can no longer take its output. */
 export class ExecutionStoppedError extends Error {
   constructor(reason: string) {
@@ -97,6 +100,21 @@ export class ExecutionSession {
     return this.writer.write(command);
   }
 
+  /**
+   * Streamed output (deltas, provider events) need not wait for the disk: it is queued, and what
+   * queues up while an append is in flight leaves as one append, so one commit carries many
+   * deltas. The provider waits only when the queue is full, which bounds memory per execution.
+   * A failure still reaches the provider: its next output or its completion is refused.
+   */
+  private stream(command: ExecutionCommand): Promise<void> {
+    const appended = this.output(command);
+    if (this.stopped || this.writer.queued >= STREAM_BACKLOG) return appended;
+    appended.catch((error) => {
+      if (error instanceof ApiError) this.stop('execution has ended');
+    });
+    return Promise.resolve();
+  }
+
   private async drive(): Promise<void> {
     try {
       await this.output({ type: 'start' });
@@ -134,9 +152,9 @@ export class ExecutionSession {
       config: state.config,
       history: this.history,
       signal: this.abort.signal,
-      emitText: (delta) => this.output({ type: 'emit', output: [{ type: 'output.text.delta', data: { delta } }] }),
+      emitText: (delta) => this.stream({ type: 'emit', output: [{ type: 'output.text.delta', data: { delta } }] }),
       emitEvent: (name, payload) =>
-        this.output({
+        this.stream({
           type: 'emit',
           output: [{ type: 'provider.event', data: { namespace: this.provider.manifest.id, name, payload } }],
         }),

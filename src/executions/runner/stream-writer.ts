@@ -5,6 +5,9 @@ import { ExecutionEvent, RecordedExecutionEvent } from '../domain/execution-even
 import { evolve } from '../domain/execution-state';
 import { LoadedExecution, executionStream, loadExecution, toNewEvents } from '../execution-stream';
 
+/** Bounds one append (and so one transaction's share) however far a provider runs ahead. */
+const MAX_BATCH = 500;
+
 /** The state after our own append, folded locally instead of read back. */
 function foldAppended(loaded: LoadedExecution, events: ExecutionEvent[], occurredAt: string): LoadedExecution {
   let { state, revision } = loaded;
@@ -30,6 +33,11 @@ export class StreamWriter {
     private readonly store: EventStore,
     private current: LoadedExecution,
   ) {}
+
+  /** Commands waiting for their append. */
+  get queued(): number {
+    return this.queue.length;
+  }
 
   get loaded(): LoadedExecution {
     return this.current;
@@ -73,7 +81,7 @@ export class StreamWriter {
     const first = this.queue.shift()!;
     const batch = [first];
     if (first.command.type !== 'emit') return batch;
-    while (this.queue[0]?.command.type === 'emit') batch.push(this.queue.shift()!);
+    while (this.queue[0]?.command.type === 'emit' && batch.length < MAX_BATCH) batch.push(this.queue.shift()!);
     return batch;
   }
 

@@ -126,9 +126,9 @@ async function main(): Promise<void> {
     const summary = (sorted: Float64Array) =>
       `${fixed(percentile(sorted, 50), 0)} / ${fixed(percentile(sorted, 99), 0)} / ${fixed(sorted[sorted.length - 1], 0)} ms`;
     console.log('  Latency is measured from each delta event\'s occurredAt — stamped with the server\'s clock by the runner');
-    console.log('  right before the provider\'s output is handed to the event store (ms precision, truncated) — to its');
-    console.log('  receipt by the SSE client in this process (Date.now() when its chunk arrived), same machine clock;');
-    console.log('  so it covers group commit + fsync + wake-up + store read + SSE write + loopback delivery (±1 ms).');
+    console.log('  at the moment the provider emits the delta (ms precision, truncated) — to its receipt by the SSE client');
+    console.log('  in this process (Date.now() when its chunk arrived), same machine clock; so it covers the runner\'s queue,');
+    console.log('  group commit + fsync + wake-up + store read + SSE write + loopback delivery (±1 ms).');
     console.log(line('deltas received', `${int(all.length)} over ${fixed(seconds, 2)} s = ${int(all.length / seconds)} deltas/s (target ${int(EXECUTIONS * LATENCY_RATE)}/s)`));
     console.log(line('latency p50 / p99 / max (live)', `${summary(liveOnly)}  (goal p99 ≤ ${P99_GOAL_MS} ms: ${p99 <= P99_GOAL_MS ? 'met' : 'NOT met'})`));
     console.log(line('', `live = the ${int(liveOnly.length)} deltas emitted after their SSE client attached`));

@@ -49,7 +49,7 @@ export class RunObservation {
       const expected = this.expectedTexts[this.deltas];
       if (event.data.delta !== expected) this.problem(`delta #${this.deltas + 1} is ${JSON.stringify(event.data.delta)}, expected ${JSON.stringify(expected)}`);
       this.deltas += 1;
-      // The server stamps occurredAt (ms precision, truncated) right before handing the event to the store.
+      // The runner stamps occurredAt (ms precision, truncated) when the provider emits the delta.
       if (this.latencies) {
         const occurredAt = Date.parse(event.occurredAt);
         this.latencies.at.push(receivedAt);

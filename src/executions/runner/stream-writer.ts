@@ -8,12 +8,22 @@ import { LoadedExecution, executionStream, loadExecution, toNewEvents } from '..
 /** Bounds one append (and so one transaction's share) however far a provider runs ahead. */
 const MAX_BATCH = 500;
 
+interface Queued {
+  command: ExecutionCommand;
+  /** When the provider produced it: the events' occurredAt, however long they wait to be stored. */
+  at: string;
+  resolve(): void;
+  reject(error: unknown): void;
+}
+
+type Timed = { event: ExecutionEvent; at: string };
+
 /** The state after our own append, folded locally instead of read back. */
-function foldAppended(loaded: LoadedExecution, events: ExecutionEvent[], occurredAt: string): LoadedExecution {
+function foldAppended(loaded: LoadedExecution, events: Timed[]): LoadedExecution {
   let { state, revision } = loaded;
-  for (const event of events) {
+  for (const { event, at } of events) {
     revision += 1;
-    state = evolve(state, { ...event, sequence: revision + 1, occurredAt } as RecordedExecutionEvent, state.id);
+    state = evolve(state, { ...event, sequence: revision + 1, occurredAt: at } as RecordedExecutionEvent, state.id);
   }
   return { ...loaded, state, revision };
 }
@@ -25,7 +35,7 @@ function foldAppended(loaded: LoadedExecution, events: ExecutionEvent[], occurre
  * writer re-reads, re-decides, and lets the decider refuse if the execution has ended.
  */
 export class StreamWriter {
-  private queue: { command: ExecutionCommand; resolve(): void; reject(error: unknown): void }[] = [];
+  private queue: Queued[] = [];
   /** Set while the drain loop runs; cleared in the same turn the loop sees an empty queue. */
   private draining: Promise<void> | null = null;
 
@@ -45,7 +55,7 @@ export class StreamWriter {
 
   write(command: ExecutionCommand): Promise<void> {
     return new Promise((resolve, reject) => {
-      this.queue.push({ command, resolve, reject });
+      this.queue.push({ command, at: nowIso(), resolve, reject });
       this.draining ??= this.drain();
     });
   }
@@ -66,7 +76,7 @@ export class StreamWriter {
     while (this.queue.length > 0) {
       const batch = this.takeBatch();
       try {
-        await this.appendDecided(batch.map((b) => b.command));
+        await this.appendDecided(batch);
         batch.forEach((b) => b.resolve());
       } catch (error) {
         batch.forEach((b) => b.reject(error));
@@ -85,16 +95,18 @@ export class StreamWriter {
     return batch;
   }
 
-  private async appendDecided(commands: ExecutionCommand[]): Promise<void> {
+  private async appendDecided(batch: Queued[]): Promise<void> {
     const { id } = this.current.state;
     for (;;) {
-      const events = commands.flatMap((command) => decide(command, this.current.state));
+      const events: Timed[] = batch.flatMap(({ command, at }) =>
+        decide(command, this.current.state).map((event) => ({ event, at })),
+      );
       if (events.length === 0) return;
       try {
-        const occurredAt = nowIso();
-        const news = toNewEvents(id, events, { tenantId: this.current.tenantId, occurredAt });
+        const { tenantId } = this.current;
+        const news = events.flatMap(({ event, at }) => toNewEvents(id, [event], { tenantId, occurredAt: at }));
         await this.store.append(executionStream(id), news, this.current.revision);
-        this.current = foldAppended(this.current, events, occurredAt);
+        this.current = foldAppended(this.current, events);
         return;
       } catch (error) {
         if (!(error instanceof WrongExpectedRevisionError)) throw error;

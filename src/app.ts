@@ -4,6 +4,7 @@ import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify
 import { AppModule } from './app.module';
 import { Config } from './config/config';
 import { installJsonBody } from './http/json-body';
+import { installRequestLog } from './http/request-log';
 
 const LEVELS: Record<Config['logLevel'], LogLevel[] | false> = {
   silent: false,
@@ -21,5 +22,6 @@ export async function createApp(config: Config): Promise<NestFastifyApplication>
   const options: NestApplicationOptions = { bodyParser: false, abortOnError: false, logger: LEVELS[config.logLevel] };
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config), adapter, options);
   installJsonBody(app.getHttpAdapter().getInstance(), config.bodyLimitBytes);
+  installRequestLog(app.getHttpAdapter().getInstance());
   return app;
 }

@@ -1,13 +1,13 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { nowIso } from '../../common/clock';
-import { EVENT_STORE, EventStore, WrongExpectedRevisionError } from '../../event-store/event-store';
+import { EVENT_STORE, EventStore } from '../../event-store/event-store';
 import { decide } from '../domain/execution-decide';
 import { ExecutionState } from '../domain/execution-state';
-import { LoadedExecution, executionStream, loadExecution, toNewEvents } from '../execution-stream';
+import { loadExecution } from '../execution-stream';
 import { loadOwnedExecution } from '../queries/load-owned-execution';
 import { ExecutionRunner } from '../runner/execution-runner';
 import { CancelExecutionCommand } from './cancel-execution.command';
+import { decideAndAppend } from './decide-and-append';
 
 @CommandHandler(CancelExecutionCommand)
 export class CancelExecutionHandler implements ICommandHandler<CancelExecutionCommand> {
@@ -18,34 +18,16 @@ export class CancelExecutionHandler implements ICommandHandler<CancelExecutionCo
 
   /** §8 and rule 10: one cancel operation per execution however many callers ask at once. */
   async execute({ tenantId, executionId, reason }: CancelExecutionCommand): Promise<ExecutionState> {
-    let loaded = await loadOwnedExecution(this.store, executionId, tenantId);
+    const loaded = await loadOwnedExecution(this.store, executionId, tenantId);
     // Cancelled already: answer with it; completed or failed: the decider refuses.
     if (decide({ type: 'cancel', reason, providerCleanupError: null }, loaded.state).length === 0) return loaded.state;
     const session = this.runner.session(executionId);
     if (session) await session.cancel(reason);
-    else loaded = await this.cancelWithoutSession(loaded, reason);
+    // No session here (it ended meanwhile): the events alone decide.
+    else await decideAndAppend(this.store, loaded, { type: 'cancel', reason, providerCleanupError: null });
     const after = (await loadExecution(this.store, executionId))!.state;
     // A run that ended on its own before the cancel was accepted answers as an ended run.
     decide({ type: 'cancel', reason, providerCleanupError: null }, after);
     return after;
-  }
-
-  /** No session here (it ended meanwhile): the events alone decide, re-read on every conflict. */
-  private async cancelWithoutSession(loaded: LoadedExecution, reason: string | null): Promise<LoadedExecution> {
-    for (;;) {
-      const events = decide({ type: 'cancel', reason, providerCleanupError: null }, loaded.state);
-      if (events.length === 0) return loaded;
-      try {
-        await this.store.append(
-          executionStream(loaded.state.id),
-          toNewEvents(loaded.state.id, events, { tenantId: loaded.tenantId, occurredAt: nowIso() }),
-          loaded.revision,
-        );
-        return loaded;
-      } catch (error) {
-        if (!(error instanceof WrongExpectedRevisionError)) throw error;
-        loaded = (await loadExecution(this.store, loaded.state.id, loaded))!;
-      }
-    }
   }
 }

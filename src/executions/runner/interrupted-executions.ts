@@ -1,10 +1,10 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
-import { nowIso } from '../../common/clock';
-import { EVENT_STORE, EventStore, WrongExpectedRevisionError } from '../../event-store/event-store';
+import { ApiError } from '../../common/api-error';
+import { EVENT_STORE, EventStore } from '../../event-store/event-store';
 import { ExecutionIndex } from '../../projections/execution-index';
-import { decide } from '../domain/execution-decide';
+import { decideAndAppend } from '../commands/decide-and-append';
 import { isTerminal } from '../domain/execution-state';
-import { executionStream, loadExecution, toNewEvents } from '../execution-stream';
+import { loadExecution } from '../execution-stream';
 
 const INTERRUPTED = { code: 'RUNTIME_INTERRUPTED', message: 'the runtime stopped while this execution was in flight' };
 
@@ -29,20 +29,11 @@ export class InterruptedExecutions implements OnApplicationBootstrap {
   }
 
   private async interrupt(executionId: string): Promise<void> {
-    let loaded = await loadExecution(this.store, executionId);
-    while (loaded && !isTerminal(loaded.state.status)) {
-      const events = decide({ type: 'fail', error: INTERRUPTED }, loaded.state);
-      try {
-        await this.store.append(
-          executionStream(executionId),
-          toNewEvents(executionId, events, { tenantId: loaded.tenantId, occurredAt: nowIso() }),
-          loaded.revision,
-        );
-        return;
-      } catch (error) {
-        if (!(error instanceof WrongExpectedRevisionError)) throw error;
-        loaded = await loadExecution(this.store, executionId, loaded);
-      }
-    }
+    const loaded = await loadExecution(this.store, executionId);
+    // Ended meanwhile (or never queued): nothing to do.
+    if (!loaded || isTerminal(loaded.state.status)) return;
+    await decideAndAppend(this.store, loaded, { type: 'fail', error: INTERRUPTED }).catch((error) => {
+      if (!(error instanceof ApiError)) throw error;
+    });
   }
 }

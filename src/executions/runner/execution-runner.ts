@@ -3,6 +3,7 @@ import { EVENT_STORE, EventStore } from '../../event-store/event-store';
 import { ExecutionIndex } from '../../projections/execution-index';
 import { ProviderRegistry } from '../../providers/provider-registry';
 import { HistoryEntry } from '../../providers/provider';
+import { offers } from '../commands/capability-preflight';
 import { LoadedExecution } from '../execution-stream';
 import { ExecutionSession } from './execution-session';
 
@@ -23,10 +24,7 @@ export class ExecutionRunner implements BeforeApplicationShutdown {
     const { state } = loaded;
     if (this.sessions.has(state.id)) return;
     const provider = this.providers.get(state.provider);
-    const history = provider.manifest.capabilities['conversation.history'] === 'unsupported'
-      || !provider.manifest.capabilities['conversation.history']
-      ? []
-      : await this.history(state.conversationId, state.id);
+    const history = offers(provider.manifest, 'conversation.history') ? await this.history(state.conversationId, state.id) : [];
     if (this.sessions.has(state.id)) return;
     const session = new ExecutionSession(this.store, loaded, provider, history, this.logger);
     this.sessions.set(state.id, session);

@@ -1,0 +1,79 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { nowIso } from '../../common/clock';
+import { newId } from '../../common/ids';
+import { SqliteEventStore } from '../../event-store/sqlite/sqlite-event-store';
+import { ExecutionIndex } from '../../projections/execution-index';
+import { CapabilityLevel, HistoryEntry, Provider, ProviderRun } from '../../providers/provider';
+import { ProviderRegistry } from '../../providers/provider-registry';
+import { decide } from '../domain/execution-decide';
+import { fold } from '../domain/execution-state';
+import { executionStream, LoadedExecution, loadExecution, toNewEvents } from '../execution-stream';
+import { ExecutionRunner } from './execution-runner';
+
+/** Records the history it is handed, then completes with a fixed text. */
+class HistoryRecordingProvider implements Provider {
+  readonly seen: HistoryEntry[][] = [];
+  constructor(
+    readonly manifest: { id: string; displayName: string; capabilities: Record<string, CapabilityLevel> },
+  ) {}
+  validateConfig(): null {
+    return null;
+  }
+  async run(run: ProviderRun) {
+    this.seen.push(run.history);
+    return { text: `answer to ${run.input.text}`, usage: null };
+  }
+  async cleanup(): Promise<void> {}
+}
+
+describe('conversation history (§3) handed to providers by the runner, over a real SQLite store', () => {
+  let store: SqliteEventStore;
+  let registry: ProviderRegistry;
+  let runner: ExecutionRunner;
+  const withHistory = new HistoryRecordingProvider({ id: 'remembers', displayName: 'R', capabilities: { 'conversation.history': 'native' } });
+  const without = new HistoryRecordingProvider({ id: 'forgets', displayName: 'F', capabilities: {} });
+
+  beforeEach(() => {
+    store = SqliteEventStore.open(join(mkdtempSync(join(tmpdir(), 'runledger-unit-')), 'events.db'));
+    registry = new ProviderRegistry();
+    registry.register(withHistory);
+    registry.register(without);
+    runner = new ExecutionRunner(store, registry, new ExecutionIndex(store));
+  });
+  afterEach(() => store.close());
+
+  /** Queues an execution as the start handler does, runs it through the runner, waits for its end. */
+  async function run(conversationId: string, provider: string, text: string): Promise<LoadedExecution> {
+    const id = newId();
+    const data = { conversationId, provider, input: { text }, requiredCapabilities: [], config: {}, idempotencyKey: null };
+    const events = decide({ type: 'queue', data }, null);
+    const occurredAt = nowIso();
+    const { nextRevision } = await store.append(executionStream(id), toNewEvents(id, events, { tenantId: 'default', occurredAt }), 'no_stream');
+    await runner.launch({ state: fold(events.map((e) => ({ ...e, sequence: 1, occurredAt })), id)!, tenantId: 'default', revision: nextRevision });
+    for (;;) {
+      const loaded = (await loadExecution(store, id))!;
+      if (loaded.state.status === 'completed') return loaded;
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+  }
+
+  it('gives a provider that advertises conversation.history the earlier completed turns, oldest first', async () => {
+    await run('c-1', 'remembers', 'first');
+    await run('c-1', 'forgets', 'second');
+    await run('c-other', 'remembers', 'elsewhere');
+    await run('c-1', 'remembers', 'third');
+    expect(withHistory.seen.at(-1)).toEqual([
+      { input: { text: 'first' }, outputText: 'answer to first' },
+      { input: { text: 'second' }, outputText: 'answer to second' },
+    ]);
+    expect(withHistory.seen[0]).toEqual([]);
+  });
+
+  it('gives a provider without the capability no history', async () => {
+    await run('c-2', 'remembers', 'first');
+    await run('c-2', 'forgets', 'second');
+    expect(without.seen.at(-1)).toEqual([]);
+  });
+});

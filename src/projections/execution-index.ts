@@ -37,7 +37,8 @@ export class ExecutionIndex {
 
   /** Resolves once every event acknowledged before the call has been applied. */
   catchUp(): Promise<void> {
-    this.pulling = this.pulling.then(() => this.pull());
+    // One failed pull (a store hiccup) fails its own callers, not every later query.
+    this.pulling = this.pulling.catch(() => undefined).then(() => this.pull());
     return this.pulling;
   }
 

@@ -107,6 +107,9 @@ describe('§7 artifacts from the scripted provider', () => {
     ['name missing', { mediaType: 'text/plain' }],
     ['mediaType not a string', { name: 'a', mediaType: 7 }],
     ['an unknown field', { name: 'a', mediaType: 'text/plain', size: 10 }],
+    ['an empty name', { name: '', mediaType: 'text/plain' }],
+    ['an empty mediaType', { name: 'a', mediaType: '' }],
+    ['an empty uri', { name: 'a', mediaType: 'text/plain', uri: '' }],
   ])('a config shape error (%s) is 400 at the request and creates nothing', async (_label, fields) => {
     const conversation = await createConversation(app.baseUrl);
     const res = await startExecution(app.baseUrl, { conversationId: conversation, config: { script: [{ type: 'artifact', ...fields }] } });

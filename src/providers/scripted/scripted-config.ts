@@ -38,9 +38,11 @@ const STEP_RULES: Record<string, { required: string[]; checks: Record<string, (v
   artifact: {
     required: ['name', 'mediaType'],
     checks: {
-      name: (v) => (typeof v === 'string' ? null : 'must be a string'),
-      mediaType: (v) => (typeof v === 'string' ? null : 'must be a string'),
-      uri: (v) => (typeof v === 'string' ? null : 'must be a string'),
+      // Empty strings are a shape error (§1); whether a non-empty value is valid is decided when
+      // the step runs (§7), so a bad media type fails the execution rather than the request.
+      name: (v) => (nonEmptyString(v) ? null : 'must be a non-empty string'),
+      mediaType: (v) => (nonEmptyString(v) ? null : 'must be a non-empty string'),
+      uri: (v) => (nonEmptyString(v) ? null : 'must be a non-empty string'),
       metadata: (v) => (isObject(v) ? null : 'must be an object'),
     },
   },

@@ -1,4 +1,4 @@
-import { api, createConversation, RunningApp, startApp } from '../support/app-harness';
+import { api, useApp } from '../support/app-harness';
 import {
   countOf,
   expectError,
@@ -15,16 +15,10 @@ import {
 const approval = (prompt = 'Deploy to production?') => ({ type: 'action', kind: 'approval', prompt });
 
 describe('§6 approval actions', () => {
-  let app: RunningApp;
-  let conversationId: string;
-  beforeAll(async () => {
-    app = await startApp();
-    conversationId = await createConversation(app.baseUrl);
-  });
-  afterAll(() => app.close());
+  const app = useApp({ conversation: true });
 
   it('action.required moves the execution to requires_action and lists the action', async () => {
-    const started = await startScript(app.baseUrl, conversationId, [{ type: 'text', text: 'before ' }, approval()]);
+    const started = await startScript(app.baseUrl, app.conversationId, [{ type: 'text', text: 'before ' }, approval()]);
     const waiting = await waitForAction(app.baseUrl, started.id);
     expect(waiting.status).toBe('requires_action');
     expect(waiting.pendingActionIds).toHaveLength(1);
@@ -65,7 +59,7 @@ describe('§6 approval actions', () => {
   });
 
   it('approve: 200 resolved Action, exactly one action.responded, and the provider continues to completion', async () => {
-    const started = await startScript(app.baseUrl, conversationId, [approval(), { type: 'text', text: 'deployed' }]);
+    const started = await startScript(app.baseUrl, app.conversationId, [approval(), { type: 'text', text: 'deployed' }]);
     const [actionId] = (await waitForAction(app.baseUrl, started.id)).pendingActionIds;
 
     const res = await respond(app.baseUrl, started.id, actionId, { decision: 'approve' });
@@ -96,7 +90,7 @@ describe('§6 approval actions', () => {
   });
 
   it('deny: the run fails with ACTION_DENIED and keeps the comment as sent', async () => {
-    const started = await startScript(app.baseUrl, conversationId, [approval(), { type: 'text', text: 'never' }]);
+    const started = await startScript(app.baseUrl, app.conversationId, [approval(), { type: 'text', text: 'never' }]);
     const [actionId] = (await waitForAction(app.baseUrl, started.id)).pendingActionIds;
 
     const res = await respond(app.baseUrl, started.id, actionId, { decision: 'deny', comment: 'not on a Friday' });
@@ -113,7 +107,7 @@ describe('§6 approval actions', () => {
   });
 
   it('comment: null is stored as absent, so the response is exactly {decision}', async () => {
-    const started = await startScript(app.baseUrl, conversationId, [approval()]);
+    const started = await startScript(app.baseUrl, app.conversationId, [approval()]);
     const [actionId] = (await waitForAction(app.baseUrl, started.id)).pendingActionIds;
 
     const res = await respond(app.baseUrl, started.id, actionId, { decision: 'approve', comment: null });
@@ -127,7 +121,7 @@ describe('§6 approval actions', () => {
   });
 
   it('comment counts code points: 2000 emoji pass, 2001 or empty are 400 and leave the action pending', async () => {
-    const started = await startScript(app.baseUrl, conversationId, [approval()]);
+    const started = await startScript(app.baseUrl, app.conversationId, [approval()]);
     const [actionId] = (await waitForAction(app.baseUrl, started.id)).pendingActionIds;
 
     const tooLong = await respond(app.baseUrl, started.id, actionId, { decision: 'approve', comment: '😀'.repeat(2001) });
@@ -148,7 +142,7 @@ describe('§6 approval actions', () => {
   });
 
   it('approval bodies of the wrong shape are 400: bad decision, missing decision, unknown field, input body', async () => {
-    const started = await startScript(app.baseUrl, conversationId, [approval()]);
+    const started = await startScript(app.baseUrl, app.conversationId, [approval()]);
     const [actionId] = (await waitForAction(app.baseUrl, started.id)).pendingActionIds;
     for (const body of [{ decision: 'maybe' }, {}, { decision: 'approve', extra: 1 }, { value: true }, { decision: null }]) {
       expectError(await respond(app.baseUrl, started.id, actionId, body), 400, 'VALIDATION_ERROR');
@@ -157,7 +151,7 @@ describe('§6 approval actions', () => {
   });
 
   it('two actions in a row: each waits for its own answer, listed in creation order', async () => {
-    const started = await startScript(app.baseUrl, conversationId, [
+    const started = await startScript(app.baseUrl, app.conversationId, [
       approval('first?'),
       { type: 'text', text: 'one ' },
       { type: 'action', kind: 'input', prompt: 'second?' },

@@ -1,4 +1,4 @@
-import { createConversation, RunningApp, startApp, startExecution } from '../support/app-harness';
+import { startExecution, useApp } from '../support/app-harness';
 import {
   countOf,
   expectError,
@@ -18,16 +18,10 @@ const SCHEMA = {
 };
 
 describe('§6 input actions', () => {
-  let app: RunningApp;
-  let conversationId: string;
-  beforeAll(async () => {
-    app = await startApp();
-    conversationId = await createConversation(app.baseUrl);
-  });
-  afterAll(() => app.close());
+  const app = useApp({ conversation: true });
 
   it('exposes its inputSchema, rejects values that fail it with 400, accepts one that passes', async () => {
-    const started = await startScript(app.baseUrl, conversationId, [
+    const started = await startScript(app.baseUrl, app.conversationId, [
       { type: 'action', kind: 'input', prompt: 'Which branch?', inputSchema: SCHEMA },
       { type: 'text', text: 'done' },
     ]);
@@ -56,7 +50,7 @@ describe('§6 input actions', () => {
   });
 
   it('input bodies of the wrong shape are 400: missing value, extra field, approval body', async () => {
-    const started = await startScript(app.baseUrl, conversationId, [{ type: 'action', kind: 'input', prompt: 'Anything?' }]);
+    const started = await startScript(app.baseUrl, app.conversationId, [{ type: 'action', kind: 'input', prompt: 'Anything?' }]);
     const [actionId] = (await waitForAction(app.baseUrl, started.id)).pendingActionIds;
     for (const body of [{}, { value: 1, comment: 'x' }, { decision: 'approve' }]) {
       expectError(await respond(app.baseUrl, started.id, actionId, body), 400, 'VALIDATION_ERROR');
@@ -72,7 +66,7 @@ describe('§6 input actions', () => {
     ['false', false],
     ['null', null],
   ])('without a schema any JSON value is accepted: %s', async (_label, value) => {
-    const started = await startScript(app.baseUrl, conversationId, [{ type: 'action', kind: 'input', prompt: 'Anything?' }]);
+    const started = await startScript(app.baseUrl, app.conversationId, [{ type: 'action', kind: 'input', prompt: 'Anything?' }]);
     const [actionId] = (await waitForAction(app.baseUrl, started.id)).pendingActionIds;
     const res = await respond(app.baseUrl, started.id, actionId, { value });
     expect(res.status).toBe(200);
@@ -90,7 +84,7 @@ describe('§6 input actions', () => {
       { type: 'action', kind: 'approval', prompt: 'x', inputSchema: { type: 'string' } },
     ];
     for (const step of bad) {
-      const res = await startExecution(app.baseUrl, { conversationId, config: { script: [step] } });
+      const res = await startExecution(app.baseUrl, { conversationId: app.conversationId, config: { script: [step] } });
       expectError(res, 400, 'VALIDATION_ERROR');
     }
   });

@@ -1,4 +1,4 @@
-import { api, createConversation, RunningApp, startApp } from '../support/app-harness';
+import { api, useApp } from '../support/app-harness';
 import {
   cancel,
   countOf,
@@ -18,16 +18,10 @@ import {
  * INVALID_STATE → body shape 400. Each request below fails two checks; the earlier one must win.
  */
 describe('§6 responding: the order of checks, and actions that die with their execution', () => {
-  let app: RunningApp;
-  let conversationId: string;
-  beforeAll(async () => {
-    app = await startApp();
-    conversationId = await createConversation(app.baseUrl);
-  });
-  afterAll(() => app.close());
+  const app = useApp({ conversation: true });
 
   const waitingOnApproval = async () => {
-    const started = await startScript(app.baseUrl, conversationId, [{ type: 'action', kind: 'approval', prompt: 'ok?' }]);
+    const started = await startScript(app.baseUrl, app.conversationId, [{ type: 'action', kind: 'approval', prompt: 'ok?' }]);
     const [actionId] = (await waitForAction(app.baseUrl, started.id)).pendingActionIds;
     return { id: started.id as string, actionId: actionId as string };
   };
@@ -99,7 +93,7 @@ describe('§6 responding: the order of checks, and actions that die with their e
   });
 
   it('a resolved action stays resolved and an unanswered second one is cancelled when the run ends', async () => {
-    const started = await startScript(app.baseUrl, conversationId, [
+    const started = await startScript(app.baseUrl, app.conversationId, [
       { type: 'action', kind: 'approval', prompt: 'one?' },
       { type: 'action', kind: 'input', prompt: 'two?' },
     ]);

@@ -1,4 +1,4 @@
-import { api, createConversation, JsonResponse, RunningApp, startApp } from '../support/app-harness';
+import { api, JsonResponse, useApp } from '../support/app-harness';
 import {
   cancel,
   countOf,
@@ -14,16 +14,10 @@ import {
 const TERMINAL = ['run.completed', 'run.failed', 'run.cancelled'];
 
 describe('§6 races: one accepted answer per action, one terminal event per execution', () => {
-  let app: RunningApp;
-  let conversationId: string;
-  beforeAll(async () => {
-    app = await startApp();
-    conversationId = await createConversation(app.baseUrl);
-  });
-  afterAll(() => app.close());
+  const app = useApp({ conversation: true });
 
   it('10 concurrent answers to one action: exactly one 200, nine 409 ACTION_ALREADY_RESOLVED, one action.responded', async () => {
-    const started = await startScript(app.baseUrl, conversationId, [
+    const started = await startScript(app.baseUrl, app.conversationId, [
       { type: 'action', kind: 'approval', prompt: 'ship?' },
       { type: 'text', text: 'shipped' },
     ]);
@@ -48,7 +42,7 @@ describe('§6 races: one accepted answer per action, one terminal event per exec
   });
 
   it('10 concurrent answers racing with different kinds of bodies still let exactly one win', async () => {
-    const started = await startScript(app.baseUrl, conversationId, [{ type: 'action', kind: 'input', prompt: 'n?' }]);
+    const started = await startScript(app.baseUrl, app.conversationId, [{ type: 'action', kind: 'input', prompt: 'n?' }]);
     const [actionId] = (await waitForAction(app.baseUrl, started.id)).pendingActionIds;
     const answers = await Promise.all(Array.from({ length: 10 }, (_, i) => respond(app.baseUrl, started.id, actionId, { value: i })));
     const winners = answers.filter((a) => a.status === 200);
@@ -61,7 +55,7 @@ describe('§6 races: one accepted answer per action, one terminal event per exec
 
   // Several rounds, since which request lands first differs from round to round.
   it.each([1, 2, 3, 4, 5])('a burst of cancels, answers and GETs on a waiting execution stays consistent (round %i)', async (round) => {
-    const started = await startScript(app.baseUrl, conversationId, [
+    const started = await startScript(app.baseUrl, app.conversationId, [
       { type: 'action', kind: 'approval', prompt: 'proceed?' },
       { type: 'text', text: 'after approval' },
     ]);

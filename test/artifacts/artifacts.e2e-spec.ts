@@ -1,4 +1,4 @@
-import { api, createConversation, RunningApp, startApp, startExecution } from '../support/app-harness';
+import { api, createConversation, startExecution, useApp } from '../support/app-harness';
 import { countOf, expectError, ISO, replay, startScript, typesOf, waitForExecutionEnd } from '../support/execution-helpers';
 
 const artifactsOf = async (baseUrl: string, id: string) => {
@@ -9,16 +9,10 @@ const artifactsOf = async (baseUrl: string, id: string) => {
 };
 
 describe('§7 artifacts from the scripted provider', () => {
-  let app: RunningApp;
-  let conversationId: string;
-  beforeAll(async () => {
-    app = await startApp();
-    conversationId = await createConversation(app.baseUrl);
-  });
-  afterAll(() => app.close());
+  const app = useApp({ conversation: true });
 
   it('artifact steps create validated descriptors, listed in creation order and counted', async () => {
-    const started = await startScript(app.baseUrl, conversationId, [
+    const started = await startScript(app.baseUrl, app.conversationId, [
       { type: 'artifact', name: 'report.pdf', mediaType: 'application/pdf', uri: 'https://files.example/report.pdf', metadata: { pages: 3 } },
       { type: 'text', text: 'made two' },
       { type: 'artifact', name: 'notes.txt', mediaType: 'text/plain; charset=utf-8' },
@@ -48,7 +42,7 @@ describe('§7 artifacts from the scripted provider', () => {
   });
 
   it('an execution without artifact steps lists none', async () => {
-    const started = await startScript(app.baseUrl, conversationId, [{ type: 'text', text: 'plain' }]);
+    const started = await startScript(app.baseUrl, app.conversationId, [{ type: 'text', text: 'plain' }]);
     expect(await waitForExecutionEnd(app.baseUrl, started.id)).toMatchObject({ status: 'completed', artifactCount: 0 });
     expect(await artifactsOf(app.baseUrl, started.id)).toEqual([]);
   });
@@ -66,7 +60,7 @@ describe('§7 artifacts from the scripted provider', () => {
     ['a root-relative uri', { uri: '/report.pdf' }],
     ['a 256-character name', { name: 'n'.repeat(256) }],
   ])('%s fails the execution with PROVIDER_ERROR and stores nothing', async (_label, override) => {
-    const started = await startScript(app.baseUrl, conversationId, [
+    const started = await startScript(app.baseUrl, app.conversationId, [
       { type: 'text', text: 'partial ' },
       { type: 'artifact', name: 'good.txt', mediaType: 'text/plain', ...override },
       { type: 'text', text: 'never' },
@@ -83,13 +77,13 @@ describe('§7 artifacts from the scripted provider', () => {
 
   it('a 255-character name (in code points) is accepted', async () => {
     const name = '📄'.repeat(255);
-    const started = await startScript(app.baseUrl, conversationId, [{ type: 'artifact', name, mediaType: 'image/png' }]);
+    const started = await startScript(app.baseUrl, app.conversationId, [{ type: 'artifact', name, mediaType: 'image/png' }]);
     expect(await waitForExecutionEnd(app.baseUrl, started.id)).toMatchObject({ status: 'completed', artifactCount: 1 });
     expect((await artifactsOf(app.baseUrl, started.id))[0].name).toBe(name);
   });
 
   it('artifacts made before an invalid one stay; the invalid one and everything after is not stored', async () => {
-    const started = await startScript(app.baseUrl, conversationId, [
+    const started = await startScript(app.baseUrl, app.conversationId, [
       { type: 'artifact', name: 'first.txt', mediaType: 'text/plain' },
       { type: 'artifact', name: 'bad', mediaType: 'text/*' },
       { type: 'artifact', name: 'third.txt', mediaType: 'text/plain' },

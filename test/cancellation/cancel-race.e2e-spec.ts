@@ -1,4 +1,4 @@
-import { api, createConversation, RunningApp, startApp, startExecution, waitForExecution } from '../support/app-harness';
+import { api, startExecution, useApp, waitForExecution } from '../support/app-harness';
 import { cancel, countOf, replay, startScript } from '../support/execution-helpers';
 
 /**
@@ -8,13 +8,7 @@ import { cancel, countOf, replay, startScript } from '../support/execution-helpe
  * (src/executions/runner/cancel-once.spec.ts counts the cleanup calls directly.)
  */
 describe('§8 concurrent cancels', () => {
-  let app: RunningApp;
-  let conversationId: string;
-  beforeAll(async () => {
-    app = await startApp();
-    conversationId = await createConversation(app.baseUrl);
-  });
-  afterAll(() => app.close());
+  const app = useApp({ conversation: true });
 
   const cancelAll = (id: string, n: number) =>
     Promise.all(Array.from({ length: n }, (_, i) => cancel(app.baseUrl, id, { reason: `cancel ${i}` })));
@@ -25,7 +19,7 @@ describe('§8 concurrent cancels', () => {
   ])('20 concurrent cancels of a running execution (cleanup %s, 300 ms): all 200, identical, one run.cancelled', async (cleanup, cleanupError) => {
     const started = await startScript(
       app.baseUrl,
-      conversationId,
+      app.conversationId,
       [{ type: 'text', text: 'a ' }, { type: 'delay', ms: 30000 }, { type: 'text', text: 'b' }],
       { cleanup, cleanupDelayMs: 300 },
     );
@@ -46,7 +40,7 @@ describe('§8 concurrent cancels', () => {
 
   it('20 concurrent cancels right after the start (possibly still queued): all 200, identical, cleanup once', async () => {
     const started = await startExecution(app.baseUrl, {
-      conversationId,
+      conversationId: app.conversationId,
       config: { script: [{ type: 'delay', ms: 30000 }], cleanup: 'fail', cleanupDelayMs: 300 },
     });
     expect(started.status).toBe(201);
@@ -60,7 +54,7 @@ describe('§8 concurrent cancels', () => {
   });
 
   it('cancels arriving while the cleanup of the first is still running join it', async () => {
-    const started = await startScript(app.baseUrl, conversationId, [{ type: 'delay', ms: 30000 }], {
+    const started = await startScript(app.baseUrl, app.conversationId, [{ type: 'delay', ms: 30000 }], {
       cleanup: 'fail',
       cleanupDelayMs: 300,
     });

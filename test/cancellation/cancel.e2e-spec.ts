@@ -1,4 +1,4 @@
-import { api, createConversation, RunningApp, startApp, startExecution, waitForExecution } from '../support/app-harness';
+import { api, startExecution, useApp, waitForExecution } from '../support/app-harness';
 import {
   cancel,
   countOf,
@@ -12,18 +12,12 @@ import {
 const lastType = (events: any[]) => events[events.length - 1].type;
 
 describe('§8 cancellation', () => {
-  let app: RunningApp;
-  let conversationId: string;
-  beforeAll(async () => {
-    app = await startApp();
-    conversationId = await createConversation(app.baseUrl);
-  });
-  afterAll(() => app.close());
+  const app = useApp({ conversation: true });
 
   const running = async (config: Record<string, unknown> = {}) => {
     const started = await startScript(
       app.baseUrl,
-      conversationId,
+      app.conversationId,
       [{ type: 'text', text: 'partial ' }, { type: 'delay', ms: 30000 }, { type: 'text', text: 'never' }],
       config,
     );
@@ -67,7 +61,7 @@ describe('§8 cancellation', () => {
 
   it('cancels a just-started execution (possibly still queued) the same way, cleanup included', async () => {
     const started = await startExecution(app.baseUrl, {
-      conversationId,
+      conversationId: app.conversationId,
       config: { script: [{ type: 'delay', ms: 30000 }, { type: 'text', text: 'never' }], cleanup: 'fail' },
     });
     expect(started.status).toBe(201);
@@ -98,9 +92,9 @@ describe('§8 cancellation', () => {
   });
 
   it('completed and failed executions answer 409 INVALID_STATE and append nothing', async () => {
-    const completed = await startScript(app.baseUrl, conversationId, [{ type: 'text', text: 'done' }]);
+    const completed = await startScript(app.baseUrl, app.conversationId, [{ type: 'text', text: 'done' }]);
     expect((await waitForExecutionEnd(app.baseUrl, completed.id)).status).toBe('completed');
-    const failed = await startScript(app.baseUrl, conversationId, [{ type: 'fail', message: 'boom' }]);
+    const failed = await startScript(app.baseUrl, app.conversationId, [{ type: 'fail', message: 'boom' }]);
     expect((await waitForExecutionEnd(app.baseUrl, failed.id)).status).toBe('failed');
     for (const id of [completed.id, failed.id]) {
       const before = await replay(app.baseUrl, id);
@@ -145,7 +139,7 @@ describe('§8 cancellation', () => {
   });
 
   it('output after an accepted cancel is discarded: none of the later text steps appear', async () => {
-    const started = await startScript(app.baseUrl, conversationId, [
+    const started = await startScript(app.baseUrl, app.conversationId, [
       { type: 'text', text: 'one ' },
       { type: 'delay', ms: 30000 },
       ...Array.from({ length: 20 }, (_, i) => ({ type: 'text', text: `late${i} ` })),
@@ -164,7 +158,7 @@ describe('§8 cancellation', () => {
 
   it('a cancel while text streams: whatever was appended before run.cancelled stays, nothing follows it', async () => {
     const steps = Array.from({ length: 200 }, (_, i) => ({ type: 'text', text: `w${i} ` }));
-    const started = await startScript(app.baseUrl, conversationId, steps);
+    const started = await startScript(app.baseUrl, app.conversationId, steps);
     const res = await cancel(app.baseUrl, started.id, { reason: 'mid-stream' });
     const events = await replay(app.baseUrl, started.id);
     const terminal = events.filter((e) => ['run.completed', 'run.failed', 'run.cancelled'].includes(e.type));

@@ -1,13 +1,10 @@
-import { api, createConversation, RunningApp, startApp, startExecution, waitForExecution } from '../support/app-harness';
+import { api, createConversation, startExecution, useApp, waitForExecution } from '../support/app-harness';
 import { expectError, ISO_MS, UUID_V7 } from '../support/error-envelope';
 
 /** Binding §3: creating and reading conversations. */
 describe('conversations (§3)', () => {
-  let app: RunningApp;
+  const app = useApp();
   const create = (body: unknown) => api(app.baseUrl, 'POST', '/v1/conversations', body);
-
-  beforeAll(async () => (app = await startApp()));
-  afterAll(() => app.close());
 
   describe('create', () => {
     it('answers 201 with the full Conversation, and GET returns the same resource', async () => {

@@ -1,22 +1,18 @@
-import { api, createConversation, RunningApp, startApp, startExecution, waitForExecution } from '../support/app-harness';
+import { api, startExecution, useApp, waitForExecution } from '../support/app-harness';
 import { expectError, ISO_MS } from '../support/error-envelope';
 
 /** Binding §5: the event envelope and JSON replay with `after` and `limit`. */
 describe('event replay (§5)', () => {
-  let app: RunningApp;
-  let conversationId: string;
+  const app = useApp({ conversation: true });
   let id: string;
   let all: any[];
   const replay = (query = '', executionId = id) => api(app.baseUrl, 'GET', `/v1/executions/${executionId}/events${query}`);
 
   beforeAll(async () => {
-    app = await startApp();
-    conversationId = await createConversation(app.baseUrl);
-    id = (await startExecution(app.baseUrl, { conversationId, input: { text: 'one two three four five six' } })).body.id;
+    id = (await startExecution(app.baseUrl, { conversationId: app.conversationId, input: { text: 'one two three four five six' } })).body.id;
     await waitForExecution(app.baseUrl, id);
     all = (await replay()).body.events;
   });
-  afterAll(() => app.close());
 
   it('answers {events, lastSequence, terminal} with every event of a finished execution', async () => {
     const res = await replay();
@@ -95,12 +91,12 @@ describe('event replay (§5)', () => {
 
   it('an unknown execution is 404 NOT_FOUND', async () => {
     expectError(await replay('', '0190f5d4-6b3e-7c3a-8f00-000000000000'), 404, 'NOT_FOUND');
-    expectError(await replay('?after=1', conversationId), 404, 'NOT_FOUND');
+    expectError(await replay('?after=1', app.conversationId), 404, 'NOT_FOUND');
   });
 
   it('a live execution is not terminal, and lastSequence is its head', async () => {
     const started = await startExecution(app.baseUrl, {
-      conversationId,
+      conversationId: app.conversationId,
       config: { script: [{ type: 'text', text: 'a' }, { type: 'delay', ms: 30000 }] },
     });
     await waitForExecution(app.baseUrl, started.body.id, (e) => e.lastSequence === 3);
@@ -121,7 +117,7 @@ describe('event replay (§5)', () => {
   it('event data has the documented shape per type', async () => {
     const byType = Object.fromEntries(all.map((e) => [e.type, e.data]));
     expect(byType['run.queued']).toEqual({
-      conversationId, provider: 'scripted', input: { text: 'one two three four five six' },
+      conversationId: app.conversationId, provider: 'scripted', input: { text: 'one two three four five six' },
       requiredCapabilities: [], config: {}, idempotencyKey: null,
     });
     expect(byType['run.started']).toEqual({ provider: 'scripted' });

@@ -1,10 +1,9 @@
-import { api, createConversation, readSse, RunningApp, SseMessage, startApp, startExecution, waitForExecution } from '../support/app-harness';
+import { api, createConversation, readSse, SseMessage, startExecution, useApp, waitForExecution } from '../support/app-harness';
 import { expectError } from '../support/error-envelope';
 
 /** Binding §5 "Stream": the SSE form of the events URL. */
 describe('event stream (§5)', () => {
-  let app: RunningApp;
-  let conversationId: string;
+  const app = useApp({ conversation: true });
   const eventsPath = (id: string, query = '') => `/v1/executions/${id}/events${query}`;
   const sseMessage = (e: { sequence: number; type: string }) => `id: ${e.sequence}\nevent: ${e.type}\ndata: ${JSON.stringify(e)}\n\n`;
   const dataOf = (messages: SseMessage[]) => messages.filter((m) => m.data !== undefined);
@@ -14,17 +13,11 @@ describe('event stream (§5)', () => {
       { type: 'delay', ms: pauseMs }, { type: 'text', text: 'd' }],
   });
 
-  beforeAll(async () => {
-    app = await startApp();
-    conversationId = await createConversation(app.baseUrl);
-  });
-  afterAll(() => app.close());
-
   describe('a finished execution', () => {
     let id: string;
     let replay: { text: string; body: any };
     beforeAll(async () => {
-      id = (await startExecution(app.baseUrl, { conversationId, input: { text: 'hello brave new world' } })).body.id;
+      id = (await startExecution(app.baseUrl, { conversationId: app.conversationId, input: { text: 'hello brave new world' } })).body.id;
       await waitForExecution(app.baseUrl, id);
       replay = await api(app.baseUrl, 'GET', eventsPath(id));
     });
@@ -105,7 +98,7 @@ describe('event stream (§5)', () => {
 
   describe('a live execution', () => {
     it('writes the backlog, then live events through the terminal event, then closes', async () => {
-      const id = (await startExecution(app.baseUrl, { conversationId, config: slowScript(300) })).body.id;
+      const id = (await startExecution(app.baseUrl, { conversationId: app.conversationId, config: slowScript(300) })).body.id;
       const before = await waitForExecution(app.baseUrl, id, (e) => e.lastSequence >= 4);
       expect(before.status).toBe('running');
       const sse = await readSse(app.baseUrl, eventsPath(id));
@@ -119,7 +112,7 @@ describe('event stream (§5)', () => {
     });
 
     it('resuming from Last-Event-ID after a disconnect, deduplicated, equals the JSON replay exactly', async () => {
-      const id = (await startExecution(app.baseUrl, { conversationId, config: slowScript(200) })).body.id;
+      const id = (await startExecution(app.baseUrl, { conversationId: app.conversationId, config: slowScript(200) })).body.id;
       const first = await readSse(app.baseUrl, eventsPath(id), {}, (m) => dataOf(m).length >= 3);
       const received = dataOf(first.messages);
       const lastId = received[received.length - 1].id!;
@@ -132,7 +125,7 @@ describe('event stream (§5)', () => {
     });
 
     it('a cursor past the head still closes once the execution ends', async () => {
-      const id = (await startExecution(app.baseUrl, { conversationId, config: slowScript(100) })).body.id;
+      const id = (await startExecution(app.baseUrl, { conversationId: app.conversationId, config: slowScript(100) })).body.id;
       const res = await fetch(`${app.baseUrl}${eventsPath(id)}`, {
         headers: { accept: 'text/event-stream', 'last-event-id': '1000' },
         signal: AbortSignal.timeout(5000),
@@ -145,9 +138,7 @@ describe('event stream (§5)', () => {
   });
 
   describe('keep-alive', () => {
-    let quick: RunningApp;
-    beforeAll(async () => (quick = await startApp({ sseKeepAliveMs: 50 })));
-    afterAll(() => quick.close());
+    const quick = useApp({ sseKeepAliveMs: 50 });
 
     it('an idle stream gets `: keep-alive` comments and still ends with the terminal event', async () => {
       const conversation = await createConversation(quick.baseUrl);

@@ -1,26 +1,19 @@
-import { api, createConversation, RunningApp, startApp, startExecution, waitForExecution } from '../support/app-harness';
+import { api, createConversation, startExecution, useApp, waitForExecution } from '../support/app-harness';
 import { expectError, ISO_MS, UUID_V7 } from '../support/error-envelope';
 
 /** Binding §4: the Execution resource as POST answers it and GET reads it back. */
 describe('the Execution resource (§4)', () => {
-  let app: RunningApp;
-  let conversationId: string;
+  const app = useApp({ conversation: true });
   const get = (id: string) => api(app.baseUrl, 'GET', `/v1/executions/${id}`);
   const events = async (id: string) => (await api(app.baseUrl, 'GET', `/v1/executions/${id}/events`)).body.events;
 
-  beforeAll(async () => {
-    app = await startApp();
-    conversationId = await createConversation(app.baseUrl);
-  });
-  afterAll(() => app.close());
-
   it('201 shows exactly the state right after run.queued, even though the run goes on', async () => {
-    const res = await startExecution(app.baseUrl, { conversationId, input: { text: 'hello brave new world' } });
+    const res = await startExecution(app.baseUrl, { conversationId: app.conversationId, input: { text: 'hello brave new world' } });
     expect(res.status).toBe(201);
     expect(res.headers.get('idempotent-replayed')).toBeNull();
     expect(res.body).toEqual({
       id: expect.stringMatching(UUID_V7),
-      conversationId,
+      conversationId: app.conversationId,
       provider: 'scripted',
       status: 'queued',
       input: { text: 'hello brave new world' },
@@ -48,7 +41,7 @@ describe('the Execution resource (§4)', () => {
 
   it('201 shows queued and lastSequence 1 even when the run finishes at once', async () => {
     for (let i = 0; i < 5; i++) {
-      const res = await startExecution(app.baseUrl, { conversationId, config: { script: [] } });
+      const res = await startExecution(app.baseUrl, { conversationId: app.conversationId, config: { script: [] } });
       expect(res.status).toBe(201);
       expect(res.body).toMatchObject({ status: 'queued', lastSequence: 1, startedAt: null, endedAt: null });
     }
@@ -56,7 +49,7 @@ describe('the Execution resource (§4)', () => {
 
   it('GET reads the finished execution, and run.queued carries the normalized request', async () => {
     const started = await startExecution(app.baseUrl, {
-      conversationId,
+      conversationId: app.conversationId,
       input: { text: 'hi there' },
       requiredCapabilities: ['tools', 'output.text.stream', 'tools', 'output.structured', 'output.text.stream'],
       config: { script: [{ type: 'text', text: 'ok' }], cleanup: 'ok' },
@@ -81,7 +74,7 @@ describe('the Execution resource (§4)', () => {
     expect(res.body.endedAt >= res.body.startedAt).toBe(true);
     const [queued] = await events(started.body.id);
     expect(queued.data).toEqual({
-      conversationId,
+      conversationId: app.conversationId,
       provider: 'scripted',
       input: { text: 'hi there' },
       requiredCapabilities: ['tools', 'output.text.stream', 'output.structured'],
@@ -93,7 +86,7 @@ describe('the Execution resource (§4)', () => {
 
   it('a failed run shows error {code, message} and no outputText', async () => {
     const started = await startExecution(app.baseUrl, {
-      conversationId,
+      conversationId: app.conversationId,
       config: { script: [{ type: 'text', text: 'partial' }, { type: 'fail', message: 'it broke' }] },
     });
     const done = await waitForExecution(app.baseUrl, started.body.id);
@@ -109,7 +102,7 @@ describe('the Execution resource (§4)', () => {
 
   it('a running execution shows running with startedAt and no endedAt', async () => {
     const started = await startExecution(app.baseUrl, {
-      conversationId,
+      conversationId: app.conversationId,
       config: { script: [{ type: 'text', text: 'a' }, { type: 'delay', ms: 30000 }] },
     });
     const running = await waitForExecution(app.baseUrl, started.body.id, (e) => e.lastSequence === 3);
@@ -125,7 +118,7 @@ describe('the Execution resource (§4)', () => {
   it('read-your-writes: a GET right after the POST never shows less than the POST answered', async () => {
     const ids = await Promise.all(
       Array.from({ length: 8 }, async () => {
-        const res = await startExecution(app.baseUrl, { conversationId });
+        const res = await startExecution(app.baseUrl, { conversationId: app.conversationId });
         const read = await get(res.body.id);
         expect(read.status).toBe(200);
         expect(read.body.lastSequence).toBeGreaterThanOrEqual(1);
@@ -139,7 +132,7 @@ describe('the Execution resource (§4)', () => {
   });
 
   it('the GET state agrees with the events at every point it is read', async () => {
-    const started = await startExecution(app.baseUrl, { conversationId, input: { text: 'a b c d e f g h' } });
+    const started = await startExecution(app.baseUrl, { conversationId: app.conversationId, input: { text: 'a b c d e f g h' } });
     for (;;) {
       const read = (await get(started.body.id)).body;
       const replay = await api(app.baseUrl, 'GET', `/v1/executions/${started.body.id}/events`);
@@ -163,6 +156,6 @@ describe('the Execution resource (§4)', () => {
 
   it('an unknown execution is 404 NOT_FOUND', async () => {
     expectError(await get('0190f5d4-6b3e-7c3a-8f00-000000000000'), 404, 'NOT_FOUND');
-    expectError(await get(conversationId), 404, 'NOT_FOUND');
+    expectError(await get(app.conversationId), 404, 'NOT_FOUND');
   });
 });

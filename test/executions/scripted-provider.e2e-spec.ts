@@ -1,14 +1,13 @@
-import { api, createConversation, RunningApp, startApp, startExecution, waitForExecution } from '../support/app-harness';
+import { api, createConversation, startExecution, useApp, waitForExecution } from '../support/app-harness';
 import { expectError } from '../support/error-envelope';
 
 /** Binding §11: the scripted provider's echo, its text/delay/providerEvent/fail steps, and config shape. */
 describe('the scripted provider (§11)', () => {
-  let app: RunningApp;
-  let conversationId: string;
+  const app = useApp({ conversation: true });
 
   /** Runs to the end and answers the execution with its events as [type, data] pairs. */
   const run = async (body: Record<string, unknown>) => {
-    const started = await startExecution(app.baseUrl, { conversationId, ...body });
+    const started = await startExecution(app.baseUrl, { conversationId: app.conversationId, ...body });
     expect(started.status).toBe(201);
     const execution = await waitForExecution(app.baseUrl, started.body.id);
     const replay = await api(app.baseUrl, 'GET', `/v1/executions/${started.body.id}/events`);
@@ -20,12 +19,6 @@ describe('the scripted provider (§11)', () => {
     expect(pairs[1]).toEqual(['run.started', { provider: 'scripted' }]);
     return pairs.slice(2);
   };
-
-  beforeAll(async () => {
-    app = await startApp();
-    conversationId = await createConversation(app.baseUrl);
-  });
-  afterAll(() => app.close());
 
   describe('echo (no script)', () => {
     it('splits after each space: "hello brave new world" gives four deltas', async () => {
@@ -166,13 +159,13 @@ describe('the scripted provider (§11)', () => {
 
     it('the limits themselves are accepted: delay 0 and 60000, cleanupDelayMs 0 and 10000', async () => {
       const res = await startExecution(app.baseUrl, {
-        conversationId,
+        conversationId: app.conversationId,
         config: { script: [{ type: 'delay', ms: 0 }, { type: 'delay', ms: 60000 }], cleanup: 'fail', cleanupDelayMs: 0 },
       });
       expect(res.status).toBe(201);
       const cancelled = await api(app.baseUrl, 'POST', `/v1/executions/${res.body.id}:cancel`, {});
       expect(cancelled.body.status).toBe('cancelled');
-      const other = await startExecution(app.baseUrl, { conversationId, config: { script: [], cleanupDelayMs: 10000, cleanup: 'ok' } });
+      const other = await startExecution(app.baseUrl, { conversationId: app.conversationId, config: { script: [], cleanupDelayMs: 10000, cleanup: 'ok' } });
       expect(other.status).toBe(201);
       await waitForExecution(app.baseUrl, other.body.id);
     });

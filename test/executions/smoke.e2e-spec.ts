@@ -1,9 +1,7 @@
-import { api, createConversation, readSse, RunningApp, startApp, startExecution, waitForExecution } from '../support/app-harness';
+import { api, createConversation, readSse, startExecution, useApp, waitForExecution } from '../support/app-harness';
 
 describe('smoke: an echo execution end to end', () => {
-  let app: RunningApp;
-  beforeAll(async () => (app = await startApp()));
-  afterAll(() => app.close());
+  const app = useApp();
 
   it('queues, streams and completes, with SSE bytes equal to the JSON replay', async () => {
     const conversationId = await createConversation(app.baseUrl);

@@ -1,5 +1,6 @@
-import { api, createConversation, RunningApp, startApp } from '../support/app-harness';
+import { api, createConversation, useApp } from '../support/app-harness';
 import { expectError } from '../support/error-envelope';
+import { executionsOf } from '../support/execution-helpers';
 
 /**
  * Binding §4 and §10: the checks of POST /v1/executions in their order — body shape 400 →
@@ -7,19 +8,11 @@ import { expectError } from '../support/error-envelope';
  * failing two checks at once, the first must win; and a failed request creates nothing.
  */
 describe('starting an execution: order of checks and preflight (§4, §10)', () => {
-  let app: RunningApp;
-  let conversationId: string;
+  const app = useApp({ conversation: true });
   const MISSING_CONVERSATION = '0190f5d4-6b3e-7c3a-8f00-000000000000';
   const BAD_CONFIG = { script: [{ type: 'explode' }] };
   const post = (body: Record<string, unknown>) =>
-    api(app.baseUrl, 'POST', '/v1/executions', { conversationId, provider: 'scripted', input: { text: 'hi' }, ...body });
-  const executionsOf = async (id: string) => (await api(app.baseUrl, 'GET', `/v1/conversations/${id}`)).body.executions;
-
-  beforeAll(async () => {
-    app = await startApp();
-    conversationId = await createConversation(app.baseUrl);
-  });
-  afterAll(() => app.close());
+    api(app.baseUrl, 'POST', '/v1/executions', { conversationId: app.conversationId, provider: 'scripted', input: { text: 'hi' }, ...body });
 
   describe('first failure wins', () => {
     it('body shape before conversation', async () => {
@@ -59,7 +52,7 @@ describe('starting an execution: order of checks and preflight (§4, §10)', () 
     });
 
     it('none of them created anything', async () => {
-      expect(await executionsOf(conversationId)).toEqual([]);
+      expect(await executionsOf(app.baseUrl, app.conversationId)).toEqual([]);
     });
   });
 
@@ -89,7 +82,7 @@ describe('starting an execution: order of checks and preflight (§4, §10)', () 
     it('a failed preflight appends nothing', async () => {
       const fresh = await createConversation(app.baseUrl);
       expectError(await post({ conversationId: fresh, requiredCapabilities: ['input.image'] }), 422, 'CAPABILITY_UNSUPPORTED');
-      expect(await executionsOf(fresh)).toEqual([]);
+      expect(await executionsOf(app.baseUrl, fresh)).toEqual([]);
     });
 
     it.each([

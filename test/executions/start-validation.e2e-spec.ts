@@ -1,22 +1,15 @@
-import { api, createConversation, RunningApp, startApp } from '../support/app-harness';
+import { api, createConversation, useApp } from '../support/app-harness';
 import { expectError } from '../support/error-envelope';
 
 /** Binding §4: every body-shape error of POST /v1/executions is a 400 that creates nothing. */
 describe('starting an execution: body shape (§4)', () => {
-  let app: RunningApp;
-  let conversationId: string;
-  const valid = () => ({ conversationId, provider: 'scripted', input: { text: 'hello' } });
+  const app = useApp({ conversation: true });
+  const valid = () => ({ conversationId: app.conversationId, provider: 'scripted', input: { text: 'hello' } });
   const post = (body: unknown) => api(app.baseUrl, 'POST', '/v1/executions', body);
-
-  beforeAll(async () => {
-    app = await startApp();
-    conversationId = await createConversation(app.baseUrl);
-  });
-  afterAll(() => app.close());
 
   /** No failed request may leave anything behind in the conversation (runs after the cases). */
   const expectNothingCreated = async () => {
-    const res = await api(app.baseUrl, 'GET', `/v1/conversations/${conversationId}`);
+    const res = await api(app.baseUrl, 'GET', `/v1/conversations/${app.conversationId}`);
     expect(res.body.executions).toEqual([]);
   };
 
@@ -40,7 +33,7 @@ describe('starting an execution: body shape (§4)', () => {
     ['empty provider', () => ({ ...valid(), provider: '' })],
     ['empty input.text', () => ({ ...valid(), input: { text: '' } })],
     ['numeric conversationId', () => ({ ...valid(), conversationId: 1 })],
-    ['object conversationId', () => ({ ...valid(), conversationId: { id: conversationId } })],
+    ['object conversationId', () => ({ ...valid(), conversationId: { id: app.conversationId } })],
     ['numeric provider', () => ({ ...valid(), provider: 1 })],
     ['array provider', () => ({ ...valid(), provider: ['scripted'] })],
     ['string input', () => ({ ...valid(), input: 'hello' })],

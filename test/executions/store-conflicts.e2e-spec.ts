@@ -6,7 +6,7 @@ import { CancelExecutionCommand } from '../../src/executions/commands/cancel-exe
 import { RespondToActionCommand } from '../../src/executions/commands/respond-to-action.command';
 import { ExecutionEvent } from '../../src/executions/domain/execution-events';
 import { executionStream, toNewEvents } from '../../src/executions/execution-stream';
-import { api, createConversation, RunningApp, startApp } from '../support/app-harness';
+import { api, useApp } from '../support/app-harness';
 import {
   cancel,
   countOf,
@@ -27,17 +27,13 @@ import {
  * handlers re-read and let the decider answer (rule 2).
  */
 describe('conflicts at the event store: expected revisions, re-read and re-decide', () => {
-  let app: RunningApp;
+  const app = useApp({ conversation: true });
   let store: EventStore;
   let commands: CommandBus;
-  let conversationId: string;
-  beforeAll(async () => {
-    app = await startApp();
+  beforeAll(() => {
     store = app.app.get<EventStore>(EVENT_STORE);
     commands = app.app.get(CommandBus);
-    conversationId = await createConversation(app.baseUrl);
   });
-  afterAll(() => app.close());
 
   /** The stream's head revision (sequence - 1). */
   const headOf = async (id: string) => (await store.readStream(executionStream(id))).length - 1;
@@ -57,13 +53,13 @@ describe('conflicts at the event store: expected revisions, re-read and re-decid
   };
 
   const waitingExecution = async (script = [{ type: 'action', kind: 'approval', prompt: 'ok?' }, { type: 'text', text: 'after' }]) => {
-    const started = await startScript(app.baseUrl, conversationId, script);
+    const started = await startScript(app.baseUrl, app.conversationId, script);
     const waiting = await waitForAction(app.baseUrl, started.id);
     return { id: started.id as string, actionId: waiting.pendingActionIds[0] as string };
   };
 
   it('an append with a stale expected revision fails with WrongExpectedRevisionError and writes nothing', async () => {
-    const started = await startScript(app.baseUrl, conversationId, [{ type: 'text', text: 'done' }]);
+    const started = await startScript(app.baseUrl, app.conversationId, [{ type: 'text', text: 'done' }]);
     await waitForExecutionEnd(app.baseUrl, started.id);
     const head = await headOf(started.id);
     const before = await replay(app.baseUrl, started.id);

@@ -2,27 +2,20 @@ import { nowIso } from '../../src/common/clock';
 import { newId } from '../../src/common/ids';
 import { EVENT_STORE, EventStore } from '../../src/event-store/event-store';
 import { claimStream, requestHash } from '../../src/executions/commands/idempotency-claims';
-import { api, createConversation, RunningApp, startApp } from '../support/app-harness';
-import { countOf, expectError, replay, waitForExecutionEnd } from '../support/execution-helpers';
-
-const post = (baseUrl: string, body: unknown) => api(baseUrl, 'POST', '/v1/executions', body);
+import { api, createConversation, useApp } from '../support/app-harness';
+import { countOf, executionsOf, expectError, postExecution, replay, waitForExecutionEnd } from '../support/execution-helpers';
 
 describe('§9 idempotency under concurrency, and a claimer that died before run.queued', () => {
-  let app: RunningApp;
+  const app = useApp();
   let store: EventStore;
-  beforeAll(async () => {
-    app = await startApp();
+  beforeAll(() => {
     store = app.app.get<EventStore>(EVENT_STORE);
   });
-  afterAll(() => app.close());
-
-  const executionsOf = async (conversation: string) =>
-    (await api(app.baseUrl, 'GET', `/v1/conversations/${conversation}`)).body.executions as any[];
 
   it('20 concurrent starts with one key: one 201, nineteen 200 replayed, one execution', async () => {
     const conversationId = await createConversation(app.baseUrl);
     const body = { conversationId, provider: 'scripted', input: { text: 'once only' }, idempotencyKey: 'race-key-1' };
-    const answers = await Promise.all(Array.from({ length: 20 }, () => post(app.baseUrl, body)));
+    const answers = await Promise.all(Array.from({ length: 20 }, () => postExecution(app.baseUrl, body)));
 
     expect(answers.filter((a) => a.status === 201)).toHaveLength(1);
     const replayed = answers.filter((a) => a.status === 200);
@@ -39,13 +32,13 @@ describe('§9 idempotency under concurrency, and a claimer that died before run.
     const events = await replay(app.baseUrl, id);
     expect(countOf(events, 'run.queued')).toBe(1);
     expect(countOf(events, 'run.started')).toBe(1);
-    expect(await executionsOf(conversationId)).toEqual([expect.objectContaining({ id })]);
+    expect(await executionsOf(app.baseUrl, conversationId)).toEqual([expect.objectContaining({ id })]);
   });
 
   it('20 concurrent starts with one key and two different bodies: the winner\'s body gets its execution, the other 409', async () => {
     const conversationId = await createConversation(app.baseUrl);
     const bodyOf = (text: string) => ({ conversationId, provider: 'scripted', input: { text }, idempotencyKey: 'race-key-2' });
-    const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => post(app.baseUrl, bodyOf(i % 2 ? 'odd' : 'even'))));
+    const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => postExecution(app.baseUrl, bodyOf(i % 2 ? 'odd' : 'even'))));
 
     const accepted = answers.filter((a) => a.status === 200 || a.status === 201);
     expect(answers.filter((a) => a.status === 201)).toHaveLength(1);
@@ -56,7 +49,7 @@ describe('§9 idempotency under concurrency, and a claimer that died before run.
       else expectError(a, 409, 'IDEMPOTENCY_CONFLICT');
     });
     expect(accepted).toHaveLength(10);
-    expect(await executionsOf(conversationId)).toHaveLength(1);
+    expect(await executionsOf(app.baseUrl, conversationId)).toHaveLength(1);
   });
 
   /** Plays a process that claimed the key and died before appending run.queued (rule 3). */
@@ -84,7 +77,7 @@ describe('§9 idempotency under concurrency, and a claimer that died before run.
     // The claim alone is no execution.
     expectError(await api(app.baseUrl, 'GET', `/v1/executions/${claimedId}`), 404, 'NOT_FOUND');
 
-    const res = await post(app.baseUrl, {
+    const res = await postExecution(app.baseUrl, {
       idempotencyKey: 'crash-key-1',
       input: { text: 'recovered run' },
       requiredCapabilities: ['tools', 'artifacts'],
@@ -100,10 +93,10 @@ describe('§9 idempotency under concurrency, and a claimer that died before run.
     const events = await replay(app.baseUrl, claimedId);
     expect(events[0]).toMatchObject({ sequence: 1, type: 'run.queued', data: { idempotencyKey: 'crash-key-1' } });
     expect(countOf(events, 'run.queued')).toBe(1);
-    expect(await executionsOf(conversationId)).toEqual([expect.objectContaining({ id: claimedId })]);
+    expect(await executionsOf(app.baseUrl, conversationId)).toEqual([expect.objectContaining({ id: claimedId })]);
 
     // From now on the key behaves as any used key.
-    const again = await post(app.baseUrl, { ...request, idempotencyKey: 'crash-key-1' });
+    const again = await postExecution(app.baseUrl, { ...request, idempotencyKey: 'crash-key-1' });
     expect(again.status).toBe(200);
     expect(again.body).toEqual(done);
   });
@@ -112,7 +105,7 @@ describe('§9 idempotency under concurrency, and a claimer that died before run.
     const conversationId = await createConversation(app.baseUrl);
     const request = { conversationId, provider: 'scripted', input: { text: 'one run' }, requiredCapabilities: [], config: {} };
     const claimedId = await orphanClaim('default', 'crash-key-2', request);
-    const answers = await Promise.all(Array.from({ length: 10 }, () => post(app.baseUrl, { ...request, idempotencyKey: 'crash-key-2' })));
+    const answers = await Promise.all(Array.from({ length: 10 }, () => postExecution(app.baseUrl, { ...request, idempotencyKey: 'crash-key-2' })));
     expect(answers.map((a) => a.status)).toEqual(Array(10).fill(200));
     expect(new Set(answers.map((a) => a.body.id))).toEqual(new Set([claimedId]));
 
@@ -127,8 +120,8 @@ describe('§9 idempotency under concurrency, and a claimer that died before run.
     const conversationId = await createConversation(app.baseUrl);
     const request = { conversationId, provider: 'scripted', input: { text: 'claimed' }, requiredCapabilities: [], config: {} };
     const claimedId = await orphanClaim('default', 'crash-key-3', request);
-    expectError(await post(app.baseUrl, { ...request, input: { text: 'other' }, idempotencyKey: 'crash-key-3' }), 409, 'IDEMPOTENCY_CONFLICT');
+    expectError(await postExecution(app.baseUrl, { ...request, input: { text: 'other' }, idempotencyKey: 'crash-key-3' }), 409, 'IDEMPOTENCY_CONFLICT');
     expectError(await api(app.baseUrl, 'GET', `/v1/executions/${claimedId}`), 404, 'NOT_FOUND');
-    expect(await executionsOf(conversationId)).toEqual([]);
+    expect(await executionsOf(app.baseUrl, conversationId)).toEqual([]);
   });
 });

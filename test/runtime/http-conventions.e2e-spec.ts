@@ -1,9 +1,9 @@
-import { api, createConversation, RunningApp, startApp, startExecution, waitForExecution } from '../support/app-harness';
+import { api, createConversation, startExecution, useApp, waitForExecution } from '../support/app-harness';
 import { expectError } from '../support/error-envelope';
 
 /** Binding §1: bodies, media types, limits, unknown routes, query parameters and opaque ids. */
 describe('HTTP conventions (§1)', () => {
-  let app: RunningApp;
+  const app = useApp();
   const MiB = 1024 * 1024;
   /** A syntactically valid JSON object of exactly `bytes` bytes. */
   const jsonOfSize = (bytes: number) => {
@@ -12,9 +12,6 @@ describe('HTTP conventions (§1)', () => {
   };
   const post = (body: string | undefined, contentType?: string) =>
     api(app.baseUrl, 'POST', '/v1/conversations', body, contentType ? { 'content-type': contentType } : {});
-
-  beforeAll(async () => (app = await startApp()));
-  afterAll(() => app.close());
 
   describe('request bodies', () => {
     it('a non-empty text/plain body is 415 VALIDATION_ERROR, even when it is valid JSON', async () => {

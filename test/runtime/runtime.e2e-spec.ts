@@ -1,4 +1,4 @@
-import { api, RunningApp, startApp } from '../support/app-harness';
+import { api, useApp } from '../support/app-harness';
 import { expectError } from '../support/error-envelope';
 
 /** Binding §2 and §11: what the runtime says about itself and the built-in scripted provider. */
@@ -19,9 +19,7 @@ const SCRIPTED = {
 };
 
 describe('runtime and providers (§2)', () => {
-  let app: RunningApp;
-  beforeAll(async () => (app = await startApp()));
-  afterAll(() => app.close());
+  const app = useApp();
 
   it('GET /v1/runtime describes the runtime with exactly the documented fields', async () => {
     const res = await api(app.baseUrl, 'GET', '/v1/runtime');

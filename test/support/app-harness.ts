@@ -36,6 +36,32 @@ export async function startApp(overrides: Partial<Config> & { env?: Record<strin
   };
 }
 
+export interface AppOptions extends Partial<Config> {
+  env?: Record<string, string>;
+  /** Also create one conversation for the suite once the app is up (see `AppContext.conversationId`). */
+  conversation?: boolean;
+}
+
+/** A running app as `startApp` answers it, plus the suite's conversation when asked for. */
+export interface AppContext extends RunningApp {
+  conversationId: string;
+}
+
+/**
+ * Starts the app in `beforeAll` and closes it in `afterAll` of the calling block. The returned
+ * object's fields are filled in by that `beforeAll`: read them inside hooks and tests only.
+ */
+export function useApp(options: AppOptions = {}): AppContext {
+  const { conversation = false, ...overrides } = options;
+  const ctx = {} as AppContext;
+  beforeAll(async () => {
+    Object.assign(ctx, await startApp(overrides));
+    if (conversation) ctx.conversationId = await createConversation(ctx.baseUrl);
+  });
+  afterAll(() => ctx.close());
+  return ctx;
+}
+
 export interface JsonResponse<T = any> {
   status: number;
   headers: Headers;

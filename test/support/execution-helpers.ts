@@ -43,6 +43,13 @@ export async function replay(baseUrl: string, id: string): Promise<any[]> {
 export const typesOf = (events: any[]) => events.map((e) => e.type);
 export const countOf = (events: any[], type: string) => events.filter((e) => e.type === type).length;
 
+/** POST /v1/executions with exactly this body (no defaults filled in). */
+export const postExecution = (baseUrl: string, body: unknown) => api(baseUrl, 'POST', '/v1/executions', body);
+
+/** The executions a conversation lists. */
+export const executionsOf = async (baseUrl: string, conversationId: string): Promise<any[]> =>
+  (await api(baseUrl, 'GET', `/v1/conversations/${conversationId}`)).body.executions;
+
 export const respond = (baseUrl: string, id: string, actionId: string, body: unknown) =>
   api(baseUrl, 'POST', `/v1/executions/${id}/actions/${actionId}:respond`, body);
 

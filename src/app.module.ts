@@ -21,7 +21,7 @@ import { InterruptedExecutions } from './executions/runner/interrupted-execution
 import { ApiExceptionFilter } from './http/api-exception.filter';
 import { SseConnections } from './http/sse-connections';
 import { StrictQueryGuard } from './http/strict-query';
-import { ExecutionIndex } from './projections/execution-index';
+import { ReadModelModule } from './projections/read-model.module';
 import { ProviderRegistry } from './providers/provider-registry';
 import { RuntimeController } from './runtime/runtime.controller';
 
@@ -33,6 +33,7 @@ export class AppModule {
       imports: [
         { module: class ConfigModule {}, global: true, providers: [{ provide: CONFIG, useValue: config }], exports: [CONFIG] },
         EventStoreModule,
+        ReadModelModule,
         CqrsModule.forRoot(),
       ],
       controllers: [
@@ -47,7 +48,6 @@ export class AppModule {
         { provide: APP_GUARD, useClass: StrictQueryGuard },
         { provide: APP_PIPE, useFactory: dtoValidationPipe },
         ProviderRegistry,
-        ExecutionIndex,
         ExecutionRunner,
         InterruptedExecutions,
         SseConnections,

@@ -9,6 +9,8 @@ export interface Config {
   port: number;
   eventStore: 'sqlite' | 'eventstoredb';
   sqlitePath: string;
+  /** The read models' own SQLite file (disposable: deleting it rebuilds them from the events). */
+  readModelPath: string;
   eventStoreDbConnectionString: string | null;
   bodyLimitBytes: number;
   /** How often an idle SSE stream gets a `: keep-alive` comment; the binding caps it at 15 s. */
@@ -45,6 +47,12 @@ function oneOf<T extends string>(env: Env, name: string, allowed: readonly T[], 
   return raw as T;
 }
 
+/** Beside the events file (`data/runledger.db` → `data/runledger.read-models.db`), so two stores never share one. */
+function defaultReadModelPath(eventStore: Config['eventStore'], sqlitePath: string): string {
+  if (eventStore === 'eventstoredb') return './data/read-models.db';
+  return `${sqlitePath.replace(/\.(db|sqlite3?)$/, '')}.read-models.db`;
+}
+
 /** Reads and validates the whole configuration, reporting every problem at once. */
 export function loadConfig(env: Env = process.env): Config {
   const problems: string[] = [];
@@ -63,6 +71,7 @@ export function loadConfig(env: Env = process.env): Config {
     port: integer(env, 'PORT', 3000, 0, 65535, problems),
     eventStore,
     sqlitePath,
+    readModelPath: env.READ_MODEL_PATH || defaultReadModelPath(eventStore, sqlitePath),
     eventStoreDbConnectionString: connection,
     bodyLimitBytes: integer(env, 'BODY_LIMIT_BYTES', 1024 * 1024, 1024, 1024 * 1024 * 1024, problems),
     sseKeepAliveMs: integer(env, 'SSE_KEEPALIVE_MS', 15000, 10, 15000, problems),

@@ -19,9 +19,10 @@ export const tempSqlitePath = (): string => join(mkdtempSync(join(tmpdir(), 'run
 /** The real application on an ephemeral loopback port over a real SQLite file. */
 export async function startApp(overrides: Partial<Config> & { env?: Record<string, string> } = {}): Promise<RunningApp> {
   const { env, ...rest } = overrides;
+  const sqlitePath = rest.sqlitePath ?? tempSqlitePath();
+  // Both files in the test's own folder, as the defaults would place them next to SQLITE_PATH.
   const config: Config = {
-    ...loadConfig({ LOG_LEVEL: 'error', ...env }),
-    sqlitePath: tempSqlitePath(),
+    ...loadConfig({ LOG_LEVEL: 'error', SQLITE_PATH: sqlitePath, ...env }),
     port: 0,
     ...rest,
   };

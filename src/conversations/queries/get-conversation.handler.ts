@@ -2,7 +2,7 @@ import { Inject } from '@nestjs/common';
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { ApiError } from '../../common/api-error';
 import { EVENT_STORE, EventStore } from '../../event-store/event-store';
-import { ExecutionIndex } from '../../projections/execution-index';
+import { ExecutionIndex } from '../../projections/execution-index/execution-index';
 import { loadConversation } from '../conversation-stream';
 import { ConversationView, GetConversationQuery } from './get-conversation.query';
 

@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { nowIso } from '../../common/clock';
 import { newId } from '../../common/ids';
 import { SqliteEventStore } from '../../event-store/sqlite/sqlite-event-store';
-import { ExecutionIndex } from '../../projections/execution-index';
+import { ExecutionIndex } from '../../projections/execution-index/execution-index';
+import { openReadModelDatabase } from '../../projections/read-model-database';
 import { Provider, ProviderRun } from '../../providers/provider';
 import { ProviderRegistry } from '../../providers/provider-registry';
 import { CancelExecutionCommand } from '../commands/cancel-execution.command';
@@ -130,7 +131,7 @@ describe('cancel runs the provider cleanup once, over a real SQLite event store'
   it('cancels through the handler that arrive while the cleanup runs join it instead of cancelling again', async () => {
     const providers = new ProviderRegistry();
     providers.register(provider);
-    const runner = new ExecutionRunner(store, providers, new ExecutionIndex(store));
+    const runner = new ExecutionRunner(store, providers, new ExecutionIndex(store, openReadModelDatabase(join(mkdtempSync(join(tmpdir(), 'runledger-unit-')), 'read-models.db'))));
     const handler = new CancelExecutionHandler(store, runner);
     const loaded = await queue();
     await runner.launch(loaded);

@@ -4,7 +4,9 @@ import { join } from 'node:path';
 import { nowIso } from '../../common/clock';
 import { newId } from '../../common/ids';
 import { SqliteEventStore } from '../../event-store/sqlite/sqlite-event-store';
-import { ExecutionIndex } from '../../projections/execution-index';
+import type Database from 'better-sqlite3';
+import { ExecutionIndex } from '../../projections/execution-index/execution-index';
+import { openReadModelDatabase } from '../../projections/read-model-database';
 import { CapabilityLevel, HistoryEntry, Provider, ProviderRun } from '../../providers/provider';
 import { ProviderRegistry } from '../../providers/provider-registry';
 import { decide } from '../domain/execution-decide';
@@ -32,17 +34,23 @@ describe('conversation history (§3) handed to providers by the runner, over a r
   let store: SqliteEventStore;
   let registry: ProviderRegistry;
   let runner: ExecutionRunner;
+  let readModels: Database.Database;
   const withHistory = new HistoryRecordingProvider({ id: 'remembers', displayName: 'R', capabilities: { 'conversation.history': 'native' } });
   const without = new HistoryRecordingProvider({ id: 'forgets', displayName: 'F', capabilities: {} });
 
   beforeEach(() => {
-    store = SqliteEventStore.open(join(mkdtempSync(join(tmpdir(), 'runledger-unit-')), 'events.db'));
+    const dir = mkdtempSync(join(tmpdir(), 'runledger-unit-'));
+    store = SqliteEventStore.open(join(dir, 'events.db'));
+    readModels = openReadModelDatabase(join(dir, 'read-models.db'));
     registry = new ProviderRegistry();
     registry.register(withHistory);
     registry.register(without);
-    runner = new ExecutionRunner(store, registry, new ExecutionIndex(store));
+    runner = new ExecutionRunner(store, registry, new ExecutionIndex(store, readModels));
   });
-  afterEach(() => store.close());
+  afterEach(async () => {
+    readModels.close();
+    await store.close();
+  });
 
   /** Queues an execution as the start handler does, runs it through the runner, waits for its end. */
   async function run(conversationId: string, provider: string, text: string): Promise<LoadedExecution> {

@@ -1,6 +1,6 @@
 import { BeforeApplicationShutdown, Inject, Injectable, Logger } from '@nestjs/common';
 import { EVENT_STORE, EventStore } from '../../event-store/event-store';
-import { ExecutionIndex } from '../../projections/execution-index';
+import { ExecutionIndex } from '../../projections/execution-index/execution-index';
 import { ProviderRegistry } from '../../providers/provider-registry';
 import { HistoryEntry } from '../../providers/provider';
 import { offers } from '../commands/capability-preflight';

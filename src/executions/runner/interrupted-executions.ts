@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { ApiError } from '../../common/api-error';
 import { EVENT_STORE, EventStore } from '../../event-store/event-store';
-import { ExecutionIndex } from '../../projections/execution-index';
+import { ExecutionIndex } from '../../projections/execution-index/execution-index';
 import { decideAndAppend } from '../commands/decide-and-append';
 import { isTerminal } from '../domain/execution-state';
 import { loadExecution } from '../execution-stream';

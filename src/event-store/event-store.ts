@@ -46,6 +46,8 @@ export interface AppendResult {
 export interface ReadOptions {
   after?: number;
   limit?: number;
+  /** `readAll` only: just events of these types (`limit` counts those); positions stay global. */
+  types?: readonly string[];
 }
 
 export interface SubscribeOptions {

@@ -100,7 +100,7 @@ export class EventStoreDbEventStore implements EventStore {
 
   async readAll(options: ReadOptions = {}): Promise<StoredEvent[]> {
     this.assertOpen();
-    return readAllAfter(this.client, options.after, options.limit);
+    return readAllAfter(this.client, options.after, options.limit, options.types);
   }
 
   subscribeToStream(streamId: string, options: SubscribeOptions = {}): AsyncIterable<StoredEvent> {

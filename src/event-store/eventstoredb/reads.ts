@@ -90,9 +90,12 @@ export async function readAllAfter(
   client: EventStoreDBClient,
   afterPosition: number | undefined,
   limitOption: number | undefined,
+  types?: readonly string[],
 ): Promise<StoredEvent[]> {
   const after = cursorAfter(afterPosition, 'position');
   const limit = checkLimit(limitOption);
+  // The client's readAll takes no server-side filter, so types are filtered here.
+  const wanted = (item: AllStreamResolvedEvent) => !isSystemEvent(item) && (!types || types.includes(item.event!.type));
   const events: StoredEvent[] = [];
   // Native $all reads include their start position, so every page re-reads its first item.
   let from: Position | undefined = after === undefined ? undefined : numberToPosition(after);
@@ -105,7 +108,7 @@ export async function readAllAfter(
       const position = recordedPosition(item);
       if (from !== undefined && !isPositionAfter(position, from)) return true;
       from = position;
-      if (!isSystemEvent(item)) events.push(toStoredEvent(item));
+      if (wanted(item)) events.push(toStoredEvent(item));
       return events.length < limit;
     });
     if (received < pageSize) break;

@@ -19,6 +19,17 @@ export interface IndexedExecution {
 }
 
 const CHUNK = 5000;
+/** The only events the index reads: deltas, the bulk of the log, never leave the store. */
+const INDEXED_TYPES = [
+  'run.queued',
+  'run.started',
+  'action.required',
+  'action.responded',
+  'output.text.done',
+  'run.completed',
+  'run.failed',
+  'run.cancelled',
+];
 const COLUMNS = `id, tenant_id AS tenantId, conversation_id AS conversationId, provider, status, created_at AS createdAt,
   input_text AS inputText, output_text AS outputText, pending_actions AS pendingActions`;
 const STATUS_OF: Record<string, ExecutionStatus> = {
@@ -99,7 +110,7 @@ export class ExecutionIndex {
   private async pull(): Promise<void> {
     if (!this.checkpointVerified) await this.verifyCheckpoint();
     for (;;) {
-      const events = await this.store.readAll({ after: this.checkpoint.position, limit: CHUNK });
+      const events = await this.store.readAll({ after: this.checkpoint.position, limit: CHUNK, types: INDEXED_TYPES });
       if (events.length === 0) return;
       this.db.transaction(() => {
         for (const event of events) this.apply(event);

@@ -95,6 +95,20 @@ export function describeReadContract(ctx: ContractContext): void {
       expectStrictlyIncreasing(head.map((e) => e.position));
     });
 
+    it('reads only the requested types, with limit counting those and positions staying global', async () => {
+      const from = await currentPosition(ctx.store);
+      const s = streamId('all-types');
+      const kind = `test.kept-${Math.random().toString(36).slice(2)}`;
+      await ctx.store.append(s, [ev('test.skipped', { i: 0 }), ev(kind, { i: 1 }), ev('test.skipped', { i: 2 }), ev(kind, { i: 3 }), ev(kind, { i: 4 })], 'no_stream');
+      const kept = await ctx.store.readAll({ after: from, types: [kind] });
+      expect(kept.map((e) => e.revision)).toEqual([1, 3, 4]);
+      const full = (await ctx.store.readAll({ after: from })).filter((e) => e.streamId === s);
+      expect(kept).toEqual(full.filter((e) => e.type === kind));
+      const page = await ctx.store.readAll({ after: kept[0].position, limit: 1, types: [kind] });
+      expect(page.map((e) => e.revision)).toEqual([3]);
+      expect(await ctx.store.readAll({ after: from, types: [] })).toEqual([]);
+    });
+
     it('reads only later events after the last appended position', async () => {
       const result = await ctx.store.append(streamId('all-end'), evs(1), 'no_stream');
       const after = await ctx.store.readAll({ after: result.position });

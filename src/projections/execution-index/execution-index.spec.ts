@@ -1,3 +1,4 @@
+import { Logger } from '@nestjs/common';
 import type Database from 'better-sqlite3';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -32,6 +33,9 @@ describe('execution index (read model with its checkpoint)', () => {
   };
   const append = (id: string, events: ExecutionEvent[]) =>
     store.append(executionStream(id), toNewEvents(id, events, { tenantId: 'acme', occurredAt: at }), 'any');
+
+  // The rebuild warnings are the expected outcome of two tests, not news (jest isolates this file's modules).
+  beforeAll(() => Logger.overrideLogger(false));
 
   beforeEach(async () => {
     dir = mkdtempSync(join(tmpdir(), 'runledger-index-'));

@@ -1,9 +1,4 @@
 /** Typed configuration read from the environment once at start (binding §12). */
-export interface ApiKey {
-  tenantId: string;
-  key: string;
-}
-
 export interface Config {
   host: string;
   port: number;

@@ -48,6 +48,18 @@ export interface LoadedExecution {
   revision: number;
 }
 
+export type TimedEvent = { event: ExecutionEvent; at: string };
+
+/** The state after our own append, folded locally instead of read back. */
+export function foldAppended(loaded: LoadedExecution, events: TimedEvent[]): LoadedExecution {
+  let { state, revision } = loaded;
+  for (const { event, at } of events) {
+    revision += 1;
+    state = evolve(state, { ...event, sequence: revision + 1, occurredAt: at } as RecordedExecutionEvent, state.id);
+  }
+  return { ...loaded, state, revision };
+}
+
 /** Folds the stream (or only what follows `from`). Null when the execution does not exist. */
 export async function loadExecution(
   store: EventStore,

@@ -12,10 +12,6 @@ export class SseConnections implements OnApplicationShutdown {
     return controller;
   }
 
-  get size(): number {
-    return this.open.size;
-  }
-
   onApplicationShutdown(): void {
     for (const controller of [...this.open]) controller.abort();
   }

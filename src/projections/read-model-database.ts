@@ -1,6 +1,5 @@
-import Database from 'better-sqlite3';
-import { mkdirSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import type Database from 'better-sqlite3';
+import { openOwnedSqliteFile } from '../common/owned-sqlite-file';
 
 export const READ_MODEL_DB = Symbol('READ_MODEL_DB');
 
@@ -11,22 +10,12 @@ export const READ_MODEL_DB = Symbol('READ_MODEL_DB');
  * Locked to this process like the event store file.
  */
 export function openReadModelDatabase(path: string): Database.Database {
-  const file = resolve(path);
-  mkdirSync(dirname(file), { recursive: true });
-  const db = new Database(file, { timeout: 1000 });
-  try {
-    db.pragma('locking_mode = EXCLUSIVE');
-    db.pragma('journal_mode = WAL');
-    db.pragma('synchronous = NORMAL');
-    db.exec('BEGIN EXCLUSIVE; COMMIT;');
-    db.exec('CREATE TABLE IF NOT EXISTS checkpoints (projection TEXT PRIMARY KEY, position INTEGER NOT NULL)');
-  } catch (error) {
-    db.close();
-    if ((error as { code?: string }).code?.startsWith('SQLITE_BUSY')) {
-      throw new Error(`the read model file ${file} is in use by another process; only one Runledger process may own it`);
-    }
-    throw error;
-  }
+  const db = openOwnedSqliteFile(
+    path,
+    'NORMAL',
+    (file) => new Error(`the read model file ${file} is in use by another process; only one Runledger process may own it`),
+  );
+  db.exec('CREATE TABLE IF NOT EXISTS checkpoints (projection TEXT PRIMARY KEY, position INTEGER NOT NULL)');
   return db;
 }
 

@@ -25,7 +25,4 @@ export class ProviderRegistry {
     return provider;
   }
 
-  find(id: string): Provider | undefined {
-    return this.providers.get(id);
-  }
 }

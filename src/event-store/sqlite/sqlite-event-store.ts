@@ -1,6 +1,5 @@
 import Database from 'better-sqlite3';
-import { mkdirSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { openOwnedSqliteFile } from '../../common/owned-sqlite-file';
 import {
   AppendResult,
   EventStore,
@@ -103,20 +102,11 @@ export class SqliteEventStore implements EventStore {
   }
 
   static open(path: string, options: { synchronous?: 'FULL' | 'NORMAL' } = {}): SqliteEventStore {
-    const file = resolve(path);
-    mkdirSync(dirname(file), { recursive: true });
-    const db = new Database(file, { timeout: 1000 });
+    const db = openOwnedSqliteFile(path, options.synchronous ?? 'FULL', (file) => new EventStoreFileLockedError(file));
     try {
-      // Exclusive locking mode holds the file lock from the first write until the connection
-      // closes; the OS drops it when the process dies, so a crash never leaves a stale lock.
-      db.pragma('locking_mode = EXCLUSIVE');
-      db.pragma('journal_mode = WAL');
-      db.pragma(`synchronous = ${options.synchronous ?? 'FULL'}`);
-      db.exec('BEGIN EXCLUSIVE; COMMIT;');
       migrate(db);
     } catch (error) {
       db.close();
-      if ((error as { code?: string }).code?.startsWith('SQLITE_BUSY')) throw new EventStoreFileLockedError(file);
       throw error;
     }
     return new SqliteEventStore(db);

@@ -1,7 +1,7 @@
 import { nowIso } from '../../common/clock';
 import { EventStore, WrongExpectedRevisionError } from '../../event-store/event-store';
 import { ExecutionCommand, decide } from '../domain/execution-decide';
-import { LoadedExecution, executionStream, loadExecution, toNewEvents } from '../execution-stream';
+import { LoadedExecution, executionStream, foldAppended, loadExecution, toNewEvents } from '../execution-stream';
 
 /**
  * Rule 2 as one step: decide against the folded state and append at the revision it was folded
@@ -17,13 +17,10 @@ export async function decideAndAppend(
   for (;;) {
     const events = decide(command, loaded.state);
     if (events.length === 0) return loaded;
+    const occurredAt = nowIso();
     try {
-      await store.append(
-        executionStream(id),
-        toNewEvents(id, events, { tenantId: loaded.tenantId, occurredAt: nowIso() }),
-        loaded.revision,
-      );
-      return (await loadExecution(store, id, loaded))!;
+      await store.append(executionStream(id), toNewEvents(id, events, { tenantId: loaded.tenantId, occurredAt }), loaded.revision);
+      return foldAppended(loaded, events.map((event) => ({ event, at: occurredAt })));
     } catch (error) {
       if (!(error instanceof WrongExpectedRevisionError)) throw error;
       loaded = (await loadExecution(store, id, loaded))!;

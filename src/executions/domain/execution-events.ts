@@ -52,8 +52,6 @@ export type ExecutionEvent =
   | { type: 'run.failed'; data: { error: ErrorInfo } }
   | { type: 'run.cancelled'; data: { reason: string | null; providerCleanupError: string | null } };
 
-export type ExecutionEventType = ExecutionEvent['type'];
-
 export const TERMINAL_EVENT_TYPES: ReadonlySet<string> = new Set(['run.completed', 'run.failed', 'run.cancelled']);
 
 /** An event as folded: its data plus where and when it landed in the stream. */

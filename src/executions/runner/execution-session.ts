@@ -171,9 +171,7 @@ export class ExecutionSession {
     });
     answered.catch(() => undefined);
     await this.output({ type: 'emit', output: [{ type: 'action.required', data: { actionId, ...request } }] });
-    // The answer may have been stored before this instance heard of it (another writer won a race).
-    const stored = this.writer.loaded.state.actions.find((a) => a.id === actionId && a.status === 'resolved');
-    return stored?.response ?? answered;
+    return answered;
   }
 
   private async createArtifact(candidate: Parameters<ProviderRun['createArtifact']>[0]): Promise<void> {

@@ -1,9 +1,7 @@
 import { EventStore, WrongExpectedRevisionError } from '../../event-store/event-store';
 import { nowIso } from '../../common/clock';
 import { ExecutionCommand, decide } from '../domain/execution-decide';
-import { ExecutionEvent, RecordedExecutionEvent } from '../domain/execution-events';
-import { evolve } from '../domain/execution-state';
-import { LoadedExecution, executionStream, loadExecution, toNewEvents } from '../execution-stream';
+import { LoadedExecution, TimedEvent, executionStream, foldAppended, loadExecution, toNewEvents } from '../execution-stream';
 
 /** Bounds one append (and so one transaction's share) however far a provider runs ahead. */
 const MAX_BATCH = 500;
@@ -14,18 +12,6 @@ interface Queued {
   at: string;
   resolve(): void;
   reject(error: unknown): void;
-}
-
-type Timed = { event: ExecutionEvent; at: string };
-
-/** The state after our own append, folded locally instead of read back. */
-function foldAppended(loaded: LoadedExecution, events: Timed[]): LoadedExecution {
-  let { state, revision } = loaded;
-  for (const { event, at } of events) {
-    revision += 1;
-    state = evolve(state, { ...event, sequence: revision + 1, occurredAt: at } as RecordedExecutionEvent, state.id);
-  }
-  return { ...loaded, state, revision };
 }
 
 /**
@@ -98,7 +84,7 @@ export class StreamWriter {
   private async appendDecided(batch: Queued[]): Promise<void> {
     const { id } = this.current.state;
     for (;;) {
-      const events: Timed[] = batch.flatMap(({ command, at }) =>
+      const events: TimedEvent[] = batch.flatMap(({ command, at }) =>
         decide(command, this.current.state).map((event) => ({ event, at })),
       );
       if (events.length === 0) return;

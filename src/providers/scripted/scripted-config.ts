@@ -96,8 +96,3 @@ export function scriptedConfigProblem(config: Json): string | null {
   }
   return null;
 }
-
-/** Removes the nulls that stand for "left out", so the provider sees only what was given. */
-export function withoutNulls<T extends Json>(value: T): T {
-  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== null)) as T;
-}

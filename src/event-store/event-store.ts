@@ -17,6 +17,12 @@ export interface EventMetadata {
 }
 
 export interface NewEvent {
+  /**
+   * Stable id (a UUID) chosen by the caller. Send the same ids again when retrying an append
+   * whose outcome is unknown (a timeout, a lost acknowledgement): after a conflict the caller can
+   * read the stream and see whether its events are already there. A fresh UUIDv7 when left out.
+   */
+  id?: string;
   type: string;
   data: Record<string, unknown>;
   metadata: EventMetadata;
@@ -25,6 +31,8 @@ export interface NewEvent {
 }
 
 export interface StoredEvent {
+  /** The id the event was appended with. */
+  id: string;
   streamId: string;
   /** Position inside its stream, from 0. */
   revision: number;
@@ -56,16 +64,46 @@ export interface SubscribeOptions {
   signal?: AbortSignal;
 }
 
+/** Which events of `$all` a filtered subscription delivers; every given part must match. */
+export interface AllFilter {
+  /** Streams whose id starts with one of these (e.g. `execution-`). */
+  streamPrefixes?: readonly string[];
+  types?: readonly string[];
+}
+
+export interface FilteredSubscribeOptions extends SubscribeOptions {
+  filter: AllFilter;
+}
+
+/**
+ * What a filtered `$all` subscription yields, in log order: the events that match, and now and
+ * then a checkpoint saying that everything up to `position` has been read (matching or not), so a
+ * projection that ignores most of the log can still move its checkpoint. A checkpoint never
+ * overtakes an event it covers: the consumer can store it once it has applied what came before.
+ */
+export type AllSubscriptionItem =
+  | { kind: 'event'; event: StoredEvent }
+  | { kind: 'checkpoint'; position: number };
+
 export interface EventStore {
   readonly kind: 'sqlite' | 'eventstoredb';
+  /**
+   * Appends atomically at the expected revision. Rejects with `WrongExpectedRevisionError` on a
+   * conflict and with `StoreUnavailableError` when the store cannot take writes (then the events
+   * may or may not have been stored, see `NewEvent.id`); nothing else is a retryable failure.
+   */
   append(streamId: string, events: NewEvent[], expected: ExpectedRevision): Promise<AppendResult>;
   /** Events of one stream after `after` (a revision), oldest first. An unknown stream reads as empty. */
   readStream(streamId: string, options?: ReadOptions): Promise<StoredEvent[]>;
+  /** The revision of the stream's last event, or `null` when the stream does not exist. */
+  streamHead(streamId: string): Promise<number | null>;
   /** Events of the global log after `after` (a position), oldest first. */
   readAll(options?: ReadOptions): Promise<StoredEvent[]>;
   /** The backlog after `after`, then live events, with no gap and no duplicate at the hand-over. */
   subscribeToStream(streamId: string, options?: SubscribeOptions): AsyncIterable<StoredEvent>;
   subscribeToAll(options?: SubscribeOptions): AsyncIterable<StoredEvent>;
+  /** `$all` filtered by the store (server-side where it can), with checkpoints; see `AllSubscriptionItem`. */
+  subscribeToAllFiltered(options: FilteredSubscribeOptions): AsyncIterable<AllSubscriptionItem>;
   close(): Promise<void>;
 }
 
@@ -82,5 +120,19 @@ export class WrongExpectedRevisionError extends Error {
   ) {
     super(`stream ${streamId}: expected revision ${String(expected)}, actual ${actual === null ? 'no_stream' : String(actual)}`);
     this.name = 'WrongExpectedRevisionError';
+  }
+}
+
+/**
+ * The store cannot serve the request right now (disk full, I/O error, lost connection, leader
+ * change): worth retrying later, unlike a conflict. Every adapter raises this one type.
+ */
+export class StoreUnavailableError extends Error {
+  constructor(
+    message: string,
+    override readonly cause?: unknown,
+  ) {
+    super(message);
+    this.name = 'StoreUnavailableError';
   }
 }

@@ -15,6 +15,17 @@ const MIGRATIONS: string[] = [
      occurred_at TEXT    NOT NULL,
      UNIQUE (stream_id, revision)
    )`,
+  // Stable event ids (retries after an unknown outcome recognise their own events), and the
+  // tenant and schema version as columns so readers can filter without parsing metadata JSON.
+  // Rows written before ids existed get a random UUIDv4-shaped id once.
+  `ALTER TABLE events ADD COLUMN event_id TEXT;
+   ALTER TABLE events ADD COLUMN tenant_id TEXT;
+   ALTER TABLE events ADD COLUMN schema_version INTEGER;
+   UPDATE events SET
+     tenant_id = json_extract(metadata, '$.tenantId'),
+     schema_version = json_extract(metadata, '$.schemaVersion'),
+     event_id = lower(hex(randomblob(4)) || '-' || hex(randomblob(2)) || '-4' || substr(hex(randomblob(2)), 2) || '-' ||
+       substr('89ab', 1 + (abs(random()) % 4), 1) || substr(hex(randomblob(2)), 2) || '-' || hex(randomblob(6)));`,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

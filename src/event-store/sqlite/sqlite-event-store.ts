@@ -1,8 +1,11 @@
 import Database from 'better-sqlite3';
+import { newId } from '../../common/ids';
 import { openOwnedSqliteFile } from '../../common/owned-sqlite-file';
 import {
+  AllSubscriptionItem,
   AppendResult,
   EventStore,
+  FilteredSubscribeOptions,
   ExpectedRevision,
   NewEvent,
   ReadOptions,
@@ -11,6 +14,7 @@ import {
   WrongExpectedRevisionError,
 } from '../event-store';
 import { migrate } from './schema';
+import { asStoreUnavailable } from './sqlite-errors';
 import { ALL_STREAMS, WakeSignals } from './wake-signals';
 
 export class EventStoreFileLockedError extends Error {
@@ -22,6 +26,7 @@ export class EventStoreFileLockedError extends Error {
 
 interface EventRow {
   position: number;
+  event_id: string;
   stream_id: string;
   revision: number;
   type: string;
@@ -33,7 +38,7 @@ interface EventRow {
 interface PendingAppend {
   streamId: string;
   expected: ExpectedRevision;
-  rows: { type: string; data: string; metadata: string; occurredAt: string }[];
+  rows: { id: string; type: string; data: string; metadata: string; tenantId: string; schemaVersion: number; occurredAt: string }[];
   resolve(result: AppendResult): void;
   reject(error: Error): void;
 }
@@ -42,6 +47,7 @@ const READ_CHUNK = 1000;
 
 function toStored(row: EventRow): StoredEvent {
   return {
+    id: row.event_id,
     streamId: row.stream_id,
     revision: row.revision,
     position: row.position,
@@ -72,6 +78,8 @@ export class SqliteEventStore implements EventStore {
   private flushScheduled = false;
   private closed = false;
   private readonly headOf: Database.Statement<[string], { revision: number }>;
+  private readonly lastPosition: Database.Statement<[], { position: number | null }>;
+  private readonly filteredChunkAfter: Database.Statement<[number, string | null, string | null], EventRow>;
   private readonly insert: Database.Statement<unknown[]>;
   private readonly streamAfter: Database.Statement<[string, number, number], EventRow>;
   private readonly allAfter: Database.Statement<[number, number], EventRow>;
@@ -82,7 +90,15 @@ export class SqliteEventStore implements EventStore {
   private constructor(private readonly db: Database.Database) {
     this.headOf = db.prepare('SELECT revision FROM events WHERE stream_id = ? ORDER BY revision DESC LIMIT 1');
     this.insert = db.prepare(
-      'INSERT INTO events (stream_id, revision, type, data, metadata, occurred_at) VALUES (?, ?, ?, ?, ?, ?)',
+      `INSERT INTO events (stream_id, revision, type, data, metadata, occurred_at, event_id, tenant_id, schema_version)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    );
+    this.lastPosition = db.prepare('SELECT max(position) AS position FROM events');
+    this.filteredChunkAfter = db.prepare(
+      `SELECT * FROM events WHERE position > ?1
+         AND (?2 IS NULL OR EXISTS (SELECT 1 FROM json_each(?2) p WHERE substr(stream_id, 1, length(p.value)) = p.value))
+         AND (?3 IS NULL OR type IN (SELECT value FROM json_each(?3)))
+       ORDER BY position LIMIT ${READ_CHUNK}`,
     );
     this.streamAfter = db.prepare(
       'SELECT * FROM events WHERE stream_id = ? AND revision > ? ORDER BY revision LIMIT ?',
@@ -119,6 +135,9 @@ export class SqliteEventStore implements EventStore {
     try {
       let now: string | undefined;
       rows = events.map((e) => ({
+        id: e.id ?? newId(),
+        tenantId: e.metadata.tenantId,
+        schemaVersion: e.metadata.schemaVersion,
         type: e.type,
         data: JSON.stringify(e.data),
         metadata: JSON.stringify(e.metadata),
@@ -148,7 +167,9 @@ export class SqliteEventStore implements EventStore {
         for (const pending of batch) outcomes.push(this.write(pending, touched));
       })();
     } catch (error) {
-      for (const pending of batch) pending.reject(error as Error);
+      // The transaction rolled back: none of the batch is stored.
+      const failure = asStoreUnavailable(error);
+      for (const pending of batch) pending.reject(failure as Error);
       return;
     }
     batch.forEach((pending, i) => {
@@ -168,7 +189,17 @@ export class SqliteEventStore implements EventStore {
     let position = 0;
     for (const row of pending.rows) {
       revision += 1;
-      const info = this.insert.run(pending.streamId, revision, row.type, row.data, row.metadata, row.occurredAt);
+      const info = this.insert.run(
+        pending.streamId,
+        revision,
+        row.type,
+        row.data,
+        row.metadata,
+        row.occurredAt,
+        row.id,
+        row.tenantId,
+        row.schemaVersion,
+      );
       position = Number(info.lastInsertRowid);
     }
     touched.add(pending.streamId);
@@ -176,14 +207,21 @@ export class SqliteEventStore implements EventStore {
   }
 
   async readStream(streamId: string, options: ReadOptions = {}): Promise<StoredEvent[]> {
-    return this.streamAfter.all(streamId, options.after ?? -1, options.limit ?? -1).map(toStored);
+    this.assertOpen();
+    return this.reading(() => this.streamAfter.all(streamId, options.after ?? -1, options.limit ?? -1).map(toStored));
+  }
+
+  async streamHead(streamId: string): Promise<number | null> {
+    this.assertOpen();
+    return this.reading(() => this.headOf.get(streamId)?.revision ?? null);
   }
 
   async readAll(options: ReadOptions = {}): Promise<StoredEvent[]> {
+    this.assertOpen();
     const { after = 0, limit = -1, types } = options;
-    const rows = types
-      ? this.allOfTypesAfter.all(after, JSON.stringify(types), limit)
-      : this.allAfter.all(after, limit);
+    const rows = this.reading(() =>
+      types ? this.allOfTypesAfter.all(after, JSON.stringify(types), limit) : this.allAfter.all(after, limit),
+    );
     return rows.map(toStored);
   }
 
@@ -205,6 +243,39 @@ export class SqliteEventStore implements EventStore {
     );
   }
 
+  /**
+   * Filtered in SQL. The matching rows and the log's last position are read in one snapshot, so
+   * after a short chunk everything up to that position has been seen: that is the checkpoint.
+   */
+  async *subscribeToAllFiltered({ filter, after, signal }: FilteredSubscribeOptions): AsyncGenerator<AllSubscriptionItem> {
+    const prefixes = filter.streamPrefixes ? JSON.stringify(filter.streamPrefixes) : null;
+    const types = filter.types ? JSON.stringify(filter.types) : null;
+    const readChunk = this.db.transaction((from: number) => ({
+      rows: this.filteredChunkAfter.all(from, prefixes, types),
+      head: this.lastPosition.get()?.position ?? 0,
+    }));
+    let cursor = after ?? 0;
+    while (!this.closed && !signal?.aborted) {
+      const wait = this.signals.wait(ALL_STREAMS, signal);
+      try {
+        const { rows, head } = this.reading(() => readChunk(cursor));
+        for (const row of rows) {
+          yield { kind: 'event', event: toStored(row) };
+          cursor = row.position;
+          if (signal?.aborted) return;
+        }
+        if (rows.length === READ_CHUNK) continue;
+        if (head > cursor) {
+          cursor = head;
+          yield { kind: 'checkpoint', position: head };
+        }
+        await wait.promise;
+      } finally {
+        wait.cancel();
+      }
+    }
+  }
+
   private async *follow(
     channel: string | typeof ALL_STREAMS,
     readAfter: (after: number | undefined) => EventRow[],
@@ -215,7 +286,7 @@ export class SqliteEventStore implements EventStore {
     while (!this.closed && !signal?.aborted) {
       const wait = this.signals.wait(channel, signal);
       try {
-        const rows = readAfter(cursor);
+        const rows = this.reading(() => readAfter(cursor));
         for (const row of rows) {
           const event = toStored(row);
           yield event;
@@ -230,6 +301,18 @@ export class SqliteEventStore implements EventStore {
         wait.cancel();
       }
     }
+  }
+
+  private reading<T>(read: () => T): T {
+    try {
+      return read();
+    } catch (error) {
+      throw asStoreUnavailable(error);
+    }
+  }
+
+  private assertOpen(): void {
+    if (this.closed) throw new Error('event store is closed');
   }
 
   async close(): Promise<void> {

@@ -12,6 +12,7 @@ export const ERROR_STATUS = {
   CAPABILITY_UNSUPPORTED: 422,
   RATE_LIMITED: 429,
   PROVIDER_ERROR: 502,
+  SERVICE_UNAVAILABLE: 503,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

@@ -11,6 +11,8 @@ export interface Config {
   /** How often an idle SSE stream gets a `: keep-alive` comment; the binding caps it at 15 s. */
   sseKeepAliveMs: number;
   logLevel: 'silent' | 'error' | 'warn' | 'info' | 'debug';
+  /** How long a run's output waits for a store that refuses writes before the run is ended. */
+  storeRetryMs: number;
 }
 
 export class ConfigError extends Error {
@@ -71,6 +73,7 @@ export function loadConfig(env: Env = process.env): Config {
     bodyLimitBytes: integer(env, 'BODY_LIMIT_BYTES', 1024 * 1024, 1024, 1024 * 1024 * 1024, problems),
     sseKeepAliveMs: integer(env, 'SSE_KEEPALIVE_MS', 15000, 10, 15000, problems),
     logLevel: oneOf(env, 'LOG_LEVEL', ['silent', 'error', 'warn', 'info', 'debug'] as const, 'info', problems),
+    storeRetryMs: integer(env, 'STORE_RETRY_MS', 30_000, 0, 3_600_000, problems),
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return config;

@@ -1,3 +1,4 @@
+import { newId } from '../common/ids';
 import { EventStore, NewEvent, StoredEvent } from '../event-store/event-store';
 import { ExecutionEvent, RecordedExecutionEvent } from './domain/execution-events';
 import { ExecutionState, evolve } from './domain/execution-state';
@@ -15,8 +16,10 @@ export interface EventContext {
   causationId?: string | null;
 }
 
+/** Each event gets its stable id here, once: a retry of the same append sends the same ids. */
 export function toNewEvents(executionId: string, events: ExecutionEvent[], context: EventContext): NewEvent[] {
   return events.map((event) => ({
+    id: newId(),
     type: event.type,
     data: event.data as Record<string, unknown>,
     occurredAt: context.occurredAt,
@@ -60,6 +63,16 @@ export function foldAppended(loaded: LoadedExecution, events: TimedEvent[]): Loa
   return { ...loaded, state, revision };
 }
 
+/** Folds stored events that follow `loaded` onto it. */
+export function foldStored(loaded: LoadedExecution, events: StoredEvent[]): LoadedExecution {
+  let { state, revision } = loaded;
+  for (const event of events) {
+    state = evolve(state, toRecorded(event), state.id);
+    revision = event.revision;
+  }
+  return { ...loaded, state, revision };
+}
+
 /** Folds the stream (or only what follows `from`). Null when the execution does not exist. */
 export async function loadExecution(
   store: EventStore,
@@ -67,12 +80,9 @@ export async function loadExecution(
   from?: LoadedExecution,
 ): Promise<LoadedExecution | null> {
   const events = await store.readStream(executionStream(executionId), { after: from?.revision });
-  if (!from && events.length === 0) return null;
-  let state: ExecutionState | null = from?.state ?? null;
+  if (from) return foldStored(from, events);
+  if (events.length === 0) return null;
+  let state: ExecutionState | null = null;
   for (const event of events) state = evolve(state, toRecorded(event), executionId);
-  return {
-    state: state!,
-    tenantId: from?.tenantId ?? events[0].metadata.tenantId,
-    revision: events.length > 0 ? events[events.length - 1].revision : from!.revision,
-  };
+  return { state: state!, tenantId: events[0].metadata.tenantId, revision: events[events.length - 1].revision };
 }

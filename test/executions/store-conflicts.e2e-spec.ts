@@ -1,5 +1,5 @@
 import { CommandBus } from '@nestjs/cqrs';
-import { ApiError } from '../../src/common/api-error';
+import { ActionAlreadyResolvedError, ExecutionStateError } from '../../src/executions/domain/execution-errors';
 import { nowIso } from '../../src/common/clock';
 import { EVENT_STORE, EventStore, WrongExpectedRevisionError } from '../../src/event-store/event-store';
 import { CancelExecutionCommand } from '../../src/executions/commands/cancel-execution.command';
@@ -114,8 +114,7 @@ describe('conflicts at the event store: expected revisions, re-read and re-decid
       { types: ['action.responded'], expected: head },
       { types: ['action.responded'], expected: head },
     ]);
-    expect(error).toBeInstanceOf(ApiError);
-    expect(error).toMatchObject({ code: 'ACTION_ALREADY_RESOLVED' });
+    expect(error).toBeInstanceOf(ActionAlreadyResolvedError);
     const events = await replay(app.baseUrl, id);
     expect(events.filter((e) => e.type === 'action.responded').map((e) => e.data.response)).toEqual([{ decision: 'deny' }]);
     expect((await cancel(app.baseUrl, id)).status).toBe(200);
@@ -151,8 +150,8 @@ describe('conflicts at the event store: expected revisions, re-read and re-decid
         { types: ['run.cancelled'], expected: head },
       ]),
     );
-    expect(error).toBeInstanceOf(ApiError);
-    expect(error).toMatchObject({ code: 'INVALID_STATE' });
+    expect(error).toBeInstanceOf(ExecutionStateError);
+    expect(error).toMatchObject({ status: 'failed', ended: true });
     const events = await replay(app.baseUrl, id);
     expect(typesOf(events).slice(-1)).toEqual(['run.failed']);
     expect(countOf(events, 'run.cancelled')).toBe(0);

@@ -1,4 +1,4 @@
-import { ApiError } from '../../common/api-error';
+import { DomainError } from '../../common/domain-error';
 
 /** The conversation aggregate: created once, then only referenced by its executions. */
 export type ConversationEvent = {
@@ -13,10 +13,18 @@ export interface ConversationState {
   createdAt: string;
 }
 
+export class ConversationExistsError extends DomainError {
+  readonly kind = 'invalid_state';
+  constructor(readonly conversationId: string) {
+    super(`conversation ${conversationId} already exists`);
+    this.name = 'ConversationExistsError';
+  }
+}
+
 export type ConversationCommand = { type: 'create'; title: string | null; metadata: Record<string, unknown> };
 
 export function decideConversation(command: ConversationCommand, state: ConversationState | null): ConversationEvent[] {
-  if (state) throw new ApiError('INVALID_STATE', `conversation ${state.id} already exists`);
+  if (state) throw new ConversationExistsError(state.id);
   return [{ type: 'conversation.created', data: { title: command.title, metadata: command.metadata } }];
 }
 

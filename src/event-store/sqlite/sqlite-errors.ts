@@ -11,8 +11,8 @@ const isUnavailable = (code: unknown): boolean =>
   typeof code === 'string' && UNAVAILABLE.some((prefix) => code === prefix || code.startsWith(`${prefix}_`));
 
 /** The port's typed error for what SQLite reports as unavailability; anything else unchanged. */
-export function asStoreUnavailable(error: unknown): unknown {
+export function asStoreUnavailable(error: unknown, what = 'the SQLite event store'): unknown {
   const code = (error as { code?: unknown })?.code;
   if (!isUnavailable(code)) return error;
-  return new StoreUnavailableError(`the SQLite event store cannot take the request (${String(code)}): ${(error as Error).message}`, error);
+  return new StoreUnavailableError(`${what} cannot take the request (${String(code)}): ${(error as Error).message}`, error);
 }

@@ -22,7 +22,7 @@ export class CancelExecutionHandler implements ICommandHandler<CancelExecutionCo
     // Cancelled already: answer with it; completed or failed: the decider refuses.
     if (decide({ type: 'cancel', reason, providerCleanupError: null }, loaded.state).length === 0) return loaded.state;
     const session = this.runner.session(executionId);
-    if (session) await session.cancel(reason);
+    if (session) await session.requestCancel(reason);
     // No session here (it ended meanwhile): the events alone decide.
     else await decideAndAppend(this.store, loaded, { type: 'cancel', reason, providerCleanupError: null });
     const after = (await loadExecution(this.store, executionId))!.state;

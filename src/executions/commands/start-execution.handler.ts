@@ -54,7 +54,7 @@ export class StartExecutionHandler implements ICommandHandler<StartExecutionComm
       'no_stream',
     );
     const loaded = { state: fold(events.map((e) => ({ ...e, sequence: 1, occurredAt })), executionId)!, tenantId, revision: result.nextRevision };
-    await this.runner.launch(loaded);
+    this.runner.launch(loaded);
     return loaded.state;
   }
 

@@ -1,6 +1,12 @@
-import { ApiError } from '../../common/api-error';
 import { ErrorInfo, ExecutionEvent } from './execution-events';
 import { ActionState, ExecutionState, isTerminal } from './execution-state';
+import {
+  ActionAlreadyResolvedError,
+  ActionCancelledError,
+  ActionNotFoundError,
+  ExecutionNotFoundError,
+  ExecutionStateError,
+} from './execution-errors';
 
 type QueuedData = Extract<ExecutionEvent, { type: 'run.queued' }>['data'];
 type ProviderOutput = Extract<
@@ -18,10 +24,10 @@ export type ExecutionCommand =
   | { type: 'respond'; actionId: string; response: Record<string, unknown> };
 
 const invalidState = (state: ExecutionState, command: string) =>
-  new ApiError('INVALID_STATE', `cannot ${command}: execution ${state.id} is ${state.status}`);
+  new ExecutionStateError(state.id, state.status, `cannot ${command}: execution ${state.id} is ${state.status}`);
 
 function requireLive(state: ExecutionState | null, command: string): ExecutionState {
-  if (!state) throw new ApiError('NOT_FOUND', 'execution not found');
+  if (!state) throw new ExecutionNotFoundError(null);
   if (isTerminal(state.status)) throw invalidState(state, command);
   return state;
 }
@@ -32,9 +38,9 @@ function requireLive(state: ExecutionState | null, command: string): ExecutionSt
  */
 export function respondableAction(state: ExecutionState, actionId: string): ActionState {
   const action = state.actions.find((a) => a.id === actionId);
-  if (!action) throw new ApiError('ACTION_NOT_FOUND', `action ${actionId} not found on execution ${state.id}`);
-  if (action.status === 'resolved') throw new ApiError('ACTION_ALREADY_RESOLVED', `action ${actionId} already has an accepted response`);
-  if (action.status === 'cancelled') throw new ApiError('INVALID_STATE', `action ${actionId} was cancelled`);
+  if (!action) throw new ActionNotFoundError(state.id, actionId);
+  if (action.status === 'resolved') throw new ActionAlreadyResolvedError(actionId);
+  if (action.status === 'cancelled') throw new ActionCancelledError(actionId);
   if (isTerminal(state.status)) throw invalidState(state, 'respond');
   return action;
 }
@@ -43,7 +49,7 @@ export function respondableAction(state: ExecutionState, actionId: string): Acti
 export function decide(command: ExecutionCommand, state: ExecutionState | null): ExecutionEvent[] {
   switch (command.type) {
     case 'queue':
-      if (state) throw new ApiError('INVALID_STATE', `execution ${state.id} already exists`);
+      if (state) throw new ExecutionStateError(state.id, 'exists', `execution ${state.id} already exists`);
       return [{ type: 'run.queued', data: command.data }];
     case 'start': {
       const live = requireLive(state, 'start');
@@ -64,12 +70,12 @@ export function decide(command: ExecutionCommand, state: ExecutionState | null):
       requireLive(state, 'fail');
       return [{ type: 'run.failed', data: { error: command.error } }];
     case 'cancel':
-      if (!state) throw new ApiError('NOT_FOUND', 'execution not found');
+      if (!state) throw new ExecutionNotFoundError(null);
       if (state.status === 'cancelled') return [];
       requireLive(state, 'cancel');
       return [{ type: 'run.cancelled', data: { reason: command.reason, providerCleanupError: command.providerCleanupError } }];
     case 'respond': {
-      if (!state) throw new ApiError('NOT_FOUND', 'execution not found');
+      if (!state) throw new ExecutionNotFoundError(null);
       respondableAction(state, command.actionId);
       return [{ type: 'action.responded', data: { actionId: command.actionId, response: command.response } }];
     }

@@ -1,4 +1,4 @@
-import { ApiError } from '../../common/api-error';
+import { DomainError } from '../../common/domain-error';
 import { ExecutionCommand, decide } from './execution-decide';
 import { ExecutionEvent, RecordedExecutionEvent } from './execution-events';
 import { ExecutionState, fold } from './execution-state';
@@ -23,15 +23,15 @@ function given(...events: ExecutionEvent[]) {
     state: state as ExecutionState,
     when: (command: ExecutionCommand) => ({
       then: (expected: ExecutionEvent[]) => expect(decide(command, state)).toEqual(expected),
-      thenFails: (code: string) => {
+      thenFails: (kind: string) => {
         let thrown: unknown;
         try {
           decide(command, state);
         } catch (error) {
           thrown = error;
         }
-        expect(thrown).toBeInstanceOf(ApiError);
-        expect((thrown as ApiError).code).toBe(code);
+        expect(thrown).toBeInstanceOf(DomainError);
+        expect((thrown as DomainError).kind).toBe(kind);
       },
     }),
   };
@@ -40,12 +40,12 @@ function given(...events: ExecutionEvent[]) {
 describe('execution decider', () => {
   it('queues a new execution once', () => {
     given().when({ type: 'queue', data: (queued as any).data }).then([queued]);
-    given(queued).when({ type: 'queue', data: (queued as any).data }).thenFails('INVALID_STATE');
+    given(queued).when({ type: 'queue', data: (queued as any).data }).thenFails('invalid_state');
   });
 
   it('starts only a queued execution', () => {
     given(queued).when({ type: 'start' }).then([started]);
-    given(queued, started).when({ type: 'start' }).thenFails('INVALID_STATE');
+    given(queued, started).when({ type: 'start' }).thenFails('invalid_state');
   });
 
   it('completes with the final text and the terminal event together', () => {
@@ -57,24 +57,24 @@ describe('execution decider', () => {
 
   it('refuses provider output after the terminal event', () => {
     const delta: ExecutionEvent = { type: 'output.text.delta', data: { delta: 'x' } };
-    given(queued, started, completed).when({ type: 'emit', output: [delta as any] }).thenFails('INVALID_STATE');
-    given(queued, started, completed).when({ type: 'fail', error: { code: 'X', message: 'x' } }).thenFails('INVALID_STATE');
+    given(queued, started, completed).when({ type: 'emit', output: [delta as any] }).thenFails('invalid_state');
+    given(queued, started, completed).when({ type: 'fail', error: { code: 'X', message: 'x' } }).thenFails('invalid_state');
   });
 
   it('cancels a live execution once; a cancelled one again is a no-op; an ended one is refused', () => {
     const cancelled: ExecutionEvent = { type: 'run.cancelled', data: { reason: 'r', providerCleanupError: null } };
     given(queued).when({ type: 'cancel', reason: 'r', providerCleanupError: null }).then([cancelled]);
     given(queued, cancelled).when({ type: 'cancel', reason: 'again', providerCleanupError: null }).then([]);
-    given(queued, started, completed).when({ type: 'cancel', reason: null, providerCleanupError: null }).thenFails('INVALID_STATE');
+    given(queued, started, completed).when({ type: 'cancel', reason: null, providerCleanupError: null }).thenFails('invalid_state');
   });
 
   it('accepts one answer per action, in the binding order of refusals', () => {
     const responded: ExecutionEvent = { type: 'action.responded', data: { actionId: 'a', response: { decision: 'approve' } } };
     const respond: ExecutionCommand = { type: 'respond', actionId: 'a', response: { decision: 'approve' } };
     given(queued, started, actionRequired('a')).when(respond).then([responded]);
-    given(queued, started, actionRequired('a')).when({ ...respond, actionId: 'b' } as ExecutionCommand).thenFails('ACTION_NOT_FOUND');
-    given(queued, started, actionRequired('a'), responded).when(respond).thenFails('ACTION_ALREADY_RESOLVED');
-    given(queued, started, actionRequired('a'), completed).when(respond).thenFails('INVALID_STATE');
+    given(queued, started, actionRequired('a')).when({ ...respond, actionId: 'b' } as ExecutionCommand).thenFails('action_not_found');
+    given(queued, started, actionRequired('a'), responded).when(respond).thenFails('action_already_resolved');
+    given(queued, started, actionRequired('a'), completed).when(respond).thenFails('invalid_state');
   });
 });
 

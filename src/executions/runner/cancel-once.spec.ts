@@ -95,7 +95,7 @@ describe('cancel runs the provider cleanup once, over a real SQLite event store'
 
   it('20 concurrent session.cancel() calls: one cleanup, one run.cancelled, provider output after it dropped', async () => {
     const loaded = await queue();
-    const session = new ExecutionSession(store, loaded, provider, [], silent);
+    const session = new ExecutionSession(store, loaded, provider, { storeRetryMs: 30_000, history: async () => [] }, silent);
     await provider.emitted.promise;
 
     const cancels = Array.from({ length: 20 }, (_, i) => session.cancel(`reason ${i}`));
@@ -113,7 +113,7 @@ describe('cancel runs the provider cleanup once, over a real SQLite event store'
 
   it('a cancel in the same turn as the launch (run.started not yet stored): one cleanup, the provider never starts', async () => {
     const loaded = await queue();
-    const session = new ExecutionSession(store, loaded, provider, [], silent);
+    const session = new ExecutionSession(store, loaded, provider, { storeRetryMs: 30_000, history: async () => [] }, silent);
     const cancels = Array.from({ length: 5 }, () => session.cancel('early'));
     await provider.cleanupEntered.promise;
     provider.cleanupRelease.open();
@@ -131,7 +131,7 @@ describe('cancel runs the provider cleanup once, over a real SQLite event store'
   it('cancels through the handler that arrive while the cleanup runs join it instead of cancelling again', async () => {
     const providers = new ProviderRegistry();
     providers.register(provider);
-    const runner = new ExecutionRunner(store, providers, new ExecutionIndex(store, openReadModelDatabase(join(mkdtempSync(join(tmpdir(), 'runledger-unit-')), 'read-models.db'))));
+    const runner = new ExecutionRunner(store, providers, new ExecutionIndex(store, openReadModelDatabase(join(mkdtempSync(join(tmpdir(), 'runledger-unit-')), 'read-models.db'))), { storeRetryMs: 30_000 });
     const handler = new CancelExecutionHandler(store, runner);
     const loaded = await queue();
     await runner.launch(loaded);

@@ -45,7 +45,7 @@ describe('conversation history (§3) handed to providers by the runner, over a r
     registry = new ProviderRegistry();
     registry.register(withHistory);
     registry.register(without);
-    runner = new ExecutionRunner(store, registry, new ExecutionIndex(store, readModels));
+    runner = new ExecutionRunner(store, registry, new ExecutionIndex(store, readModels), { storeRetryMs: 30_000 });
   });
   afterEach(async () => {
     readModels.close();

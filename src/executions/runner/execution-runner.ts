@@ -1,4 +1,5 @@
 import { BeforeApplicationShutdown, Inject, Injectable, Logger } from '@nestjs/common';
+import { CONFIG, Config } from '../../config/config';
 import { EVENT_STORE, EventStore } from '../../event-store/event-store';
 import { ExecutionIndex } from '../../projections/execution-index/execution-index';
 import { ProviderRegistry } from '../../providers/provider-registry';
@@ -17,16 +18,21 @@ export class ExecutionRunner implements BeforeApplicationShutdown {
     @Inject(EVENT_STORE) private readonly store: EventStore,
     private readonly providers: ProviderRegistry,
     private readonly index: ExecutionIndex,
+    @Inject(CONFIG) private readonly config: Pick<Config, 'storeRetryMs'>,
   ) {}
 
-  /** Starts driving a freshly queued execution. */
-  async launch(loaded: LoadedExecution): Promise<void> {
+  /**
+   * Starts driving a freshly queued execution. Never fails once run.queued is stored: whatever
+   * goes wrong later (the store, the history) ends the run through its session instead.
+   */
+  launch(loaded: LoadedExecution): void {
     const { state } = loaded;
     if (this.sessions.has(state.id)) return;
     const provider = this.providers.get(state.provider);
-    const history = offers(provider.manifest, 'conversation.history') ? await this.history(state.conversationId, state.id) : [];
-    if (this.sessions.has(state.id)) return;
-    const session = new ExecutionSession(this.store, loaded, provider, history, this.logger);
+    const history = offers(provider.manifest, 'conversation.history')
+      ? () => this.history(state.conversationId, state.id)
+      : async () => [];
+    const session = new ExecutionSession(this.store, loaded, provider, { storeRetryMs: this.config.storeRetryMs, history }, this.logger);
     this.sessions.set(state.id, session);
     void session.finished.finally(() => this.sessions.delete(state.id));
   }

@@ -1,10 +1,10 @@
 import { Logger } from '@nestjs/common';
-import { EventStore } from '../../event-store/event-store';
+import { EventStore, StoreUnavailableError } from '../../event-store/event-store';
 import { newId } from '../../common/ids';
 import { nowIso } from '../../common/clock';
-import { ApiError } from '../../common/api-error';
 import { HistoryEntry, Provider, ProviderFailure, ProviderRun } from '../../providers/provider';
 import { ExecutionCommand } from '../domain/execution-decide';
+import { ExecutionStateError } from '../domain/execution-errors';
 import { isTerminal } from '../domain/execution-state';
 import { LoadedExecution } from '../execution-stream';
 import { artifactProblem } from './artifact-validation';
@@ -21,15 +21,29 @@ export class ExecutionStoppedError extends Error {
   }
 }
 
+/** A refusal because the execution has already ended: nothing to record, its state answers. */
+const hasEnded = (error: unknown) => error instanceof ExecutionStateError && error.ended;
+
+export interface SessionOptions {
+  /** How long output waits for a store that refuses it before the run is given up (STORE_RETRY_MS). */
+  storeRetryMs: number;
+  /** The conversation's earlier turns, read when the provider starts. */
+  history: () => Promise<HistoryEntry[]>;
+}
+
 /**
  * One running execution: drives its provider, turns the provider's output into commands for the
- * stream writer, and owns the one cancel operation (rule 10).
+ * stream writer, and owns the execution's one ending after a cancel or a store outage (rule 10,
+ * rule 11): the provider is stopped, its cleanup runs once, and the recorded end waits for the
+ * store as long as this process lives.
  */
 export class ExecutionSession {
   private readonly writer: StreamWriter;
   private readonly abort = new AbortController();
   private readonly answers = new Map<string, (response: Record<string, unknown>) => void>();
   private cancelOperation: Promise<void> | null = null;
+  private outageOperation: Promise<void> | null = null;
+  private cleanup: Promise<string | null> | null = null;
   private stopped = false;
   readonly finished: Promise<void>;
 
@@ -37,14 +51,16 @@ export class ExecutionSession {
     store: EventStore,
     loaded: LoadedExecution,
     private readonly provider: Provider,
-    private readonly history: HistoryEntry[],
+    private readonly options: SessionOptions,
     private readonly logger: Logger,
   ) {
-    this.writer = new StreamWriter(store, loaded);
-    // A cancel stops the provider (so drive() returns) before its cleanup and run.cancelled: the
-    // session stays registered until that operation settles, so a cancel arriving meanwhile joins
-    // it instead of appending its own run.cancelled without the cleanup (rule 10).
-    this.finished = this.drive().then(() => this.cancelOperation?.catch(() => undefined));
+    this.writer = new StreamWriter(store, loaded, options.storeRetryMs);
+    // A cancel or an outage stops the provider (so drive() returns) before the cleanup and the
+    // recorded end: the session stays registered until those settle, so a cancel arriving
+    // meanwhile joins them instead of appending its own run.cancelled without the cleanup.
+    this.finished = this.drive().then(async () => {
+      await Promise.allSettled([this.cancelOperation, this.outageOperation]);
+    });
   }
 
   get id(): string {
@@ -57,9 +73,29 @@ export class ExecutionSession {
     return this.cancelOperation;
   }
 
-  /** Stops taking provider output without ending the execution (the process is going away). */
+  /**
+   * A cancel as a request sees it: resolves when the execution has ended, or rejects with the
+   * store's refusal as soon as the store refuses its events. The operation itself goes on (the
+   * cleanup runs once, run.cancelled waits for the store), and a retried request joins it.
+   */
+  async requestCancel(reason: string | null): Promise<void> {
+    const operation = this.cancel(reason);
+    const refusal = this.writer.nextRefusal();
+    try {
+      const refused = await Promise.race([operation.then(() => null), refusal.promise]);
+      if (refused) throw refused;
+    } finally {
+      refusal.cancel();
+    }
+  }
+
+  /**
+   * Stops taking provider output without ending the execution (the process is going away): what
+   * is being appended gets one more try, no retries, no cleanup; the next start ends the run.
+   */
   async halt(): Promise<void> {
     this.stop('runtime is shutting down');
+    this.writer.halt();
     await this.writer.idle();
   }
 
@@ -71,19 +107,43 @@ export class ExecutionSession {
 
   private async performCancel(reason: string | null): Promise<void> {
     this.stop('execution was cancelled');
-    // Whatever was already in flight decides whether the run ended on its own first.
-    await this.writer.idle();
+    // Whatever was already in flight decides whether the run ended on its own first; while the
+    // store refuses it, the cleanup need not wait for it.
+    await this.writer.idleOrRefused();
     if (isTerminal(this.writer.loaded.state.status)) return;
-    let providerCleanupError: string | null = null;
-    try {
-      await this.provider.cleanup({ executionId: this.id, config: this.writer.loaded.state.config });
-    } catch (error) {
-      providerCleanupError = (error as Error).message || String(error);
-    }
-    await this.writer.write({ type: 'cancel', reason, providerCleanupError }).catch((error) => {
+    const providerCleanupError = await this.cleanupOnce();
+    await this.writer.write({ type: 'cancel', reason, providerCleanupError }, { terminal: true }).catch((error) => {
       // Ended meanwhile by someone else (another instance, a restart): its state answers the caller.
-      if (!(error instanceof ApiError)) throw error;
+      if (!hasEnded(error)) throw error;
     });
+  }
+
+  /** The store refused the run's events for longer than the bound: stop, clean up once, record the end. */
+  private outage(error: StoreUnavailableError): Promise<void> {
+    this.outageOperation ??= (async () => {
+      const seconds = Math.round(this.options.storeRetryMs / 100) / 10;
+      this.logger.error(`execution ${this.id}: the event store refused its events for ${seconds} s; stopping it: ${error.message}`);
+      this.stop('the event store is unavailable');
+      await this.cleanupOnce();
+      const failure = {
+        code: 'RUNTIME_INTERRUPTED',
+        message: `the event store could not take this execution's events for ${seconds} s (${error.message})`,
+      };
+      await this.writer.write({ type: 'fail', error: failure }, { terminal: true }).catch((e) => {
+        if (hasEnded(e)) return;
+        this.logger.warn(`execution ${this.id}: its end is left for the next start: ${(e as Error).message}`);
+      });
+    })();
+    return this.outageOperation;
+  }
+
+  /** The provider's cleanup, run at most once whoever ends the run; resolves with its error message. */
+  private cleanupOnce(): Promise<string | null> {
+    this.cleanup ??= this.provider.cleanup({ executionId: this.id, config: this.writer.loaded.state.config }).then(
+      () => null,
+      (error) => (error as Error)?.message || String(error),
+    );
+    return this.cleanup;
   }
 
   private stop(reason: string): void {
@@ -110,7 +170,8 @@ export class ExecutionSession {
     const appended = this.output(command);
     if (this.stopped || this.writer.queued >= STREAM_BACKLOG) return appended;
     appended.catch((error) => {
-      if (error instanceof ApiError) this.stop('execution has ended');
+      if (hasEnded(error)) this.stop('execution has ended');
+      else if (error instanceof StoreUnavailableError) void this.outage(error);
     });
     return Promise.resolve();
   }
@@ -121,7 +182,9 @@ export class ExecutionSession {
       // A cancel accepted while run.started was in flight has already begun the cleanup: starting
       // the provider now would leave whatever it opens behind.
       if (this.stopped) return;
-      const outcome = await this.provider.run(this.providerRun());
+      const history = await this.options.history();
+      if (this.stopped) return;
+      const outcome = await this.provider.run(this.providerRun(history));
       await this.output({ type: 'complete', text: outcome.text, usage: outcome.usage });
     } catch (error) {
       await this.failUnlessStopped(error);
@@ -131,6 +194,7 @@ export class ExecutionSession {
   }
 
   private async failUnlessStopped(error: unknown): Promise<void> {
+    if (error instanceof StoreUnavailableError) return this.outage(error);
     if (this.stopped || error instanceof ExecutionStoppedError || isTerminal(this.writer.loaded.state.status)) return;
     const failure =
       error instanceof ProviderFailure
@@ -138,19 +202,20 @@ export class ExecutionSession {
         : { code: 'PROVIDER_ERROR', message: (error as Error)?.message || 'provider failed' };
     if (!(error instanceof ProviderFailure)) this.logger.warn(`execution ${this.id}: provider threw: ${failure.message}`);
     await this.output({ type: 'fail', error: failure }).catch((e) => {
-      if (!(e instanceof ApiError) && !(e instanceof ExecutionStoppedError)) {
+      if (e instanceof StoreUnavailableError) return this.outage(e);
+      if (!hasEnded(e) && !(e instanceof ExecutionStoppedError)) {
         this.logger.error(`execution ${this.id}: could not record failure: ${(e as Error).message}`);
       }
     });
   }
 
-  private providerRun(): ProviderRun {
+  private providerRun(history: HistoryEntry[]): ProviderRun {
     const { state } = this.writer.loaded;
     return {
       executionId: state.id,
       input: state.input,
       config: state.config,
-      history: this.history,
+      history,
       signal: this.abort.signal,
       emitText: (delta) => this.stream({ type: 'emit', output: [{ type: 'output.text.delta', data: { delta } }] }),
       emitEvent: (name, payload) =>

@@ -1,31 +1,70 @@
-import { Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
-import { ApiError } from '../../common/api-error';
-import { EVENT_STORE, EventStore } from '../../event-store/event-store';
+import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { EVENT_STORE, EventStore, StoreUnavailableError } from '../../event-store/event-store';
 import { ExecutionIndex } from '../../projections/execution-index/execution-index';
 import { decideAndAppend } from '../commands/decide-and-append';
+import { retryDelay } from '../commands/store-retry';
+import { ExecutionStateError } from '../domain/execution-errors';
 import { isTerminal } from '../domain/execution-state';
 import { loadExecution } from '../execution-stream';
+import { ExecutionRunner } from './execution-runner';
 
 const INTERRUPTED = { code: 'RUNTIME_INTERRUPTED', message: 'the runtime stopped while this execution was in flight' };
 
 /**
  * §4 and rule 9: at start, every execution left in flight by an earlier process ends with
- * `run.failed` RUNTIME_INTERRUPTED (no built-in provider can resume). Runs before the server
- * listens, so no client sees such an execution still "running".
+ * `run.failed` RUNTIME_INTERRUPTED (no built-in provider can resume).
+ *
+ * The first sweep runs before the server listens, so normally no client sees such an execution
+ * still "running". When the store refuses writes, the start goes on (reads still work, and
+ * `pending` tells readiness) and the sweep retries in the background until it is done.
  */
 @Injectable()
-export class InterruptedExecutions implements OnApplicationBootstrap {
+export class InterruptedExecutions implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger('Restart');
+  private readonly stopping = new AbortController();
+  private done = false;
 
   constructor(
     @Inject(EVENT_STORE) private readonly store: EventStore,
     private readonly index: ExecutionIndex,
+    private readonly runner: ExecutionRunner,
   ) {}
 
+  /** True until every execution an earlier process left in flight has been ended. */
+  get pending(): boolean {
+    return !this.done;
+  }
+
   async onApplicationBootstrap(): Promise<void> {
-    const inFlight = await this.index.nonTerminal();
-    for (const { id } of inFlight) await this.interrupt(id);
-    if (inFlight.length > 0) this.logger.warn(`ended ${inFlight.length} interrupted execution(s) with RUNTIME_INTERRUPTED`);
+    if (await this.sweep()) return;
+    this.logger.warn('the event store refuses writes: executions left in flight will be ended once it takes them again');
+    this.retryUntilDone().catch((error) => this.logger.error(`the sweep of interrupted executions stopped: ${(error as Error).message}`));
+  }
+
+  beforeApplicationShutdown(): void {
+    this.stopping.abort();
+  }
+
+  private async retryUntilDone(): Promise<void> {
+    for (let attempt = 0; ; attempt++) {
+      if (!(await retryDelay(Math.min(1000, 100 * 2 ** attempt), this.stopping.signal))) return;
+      if (await this.sweep()) return;
+    }
+  }
+
+  /** One pass over what is in flight; false when the store refused a write or a read. */
+  private async sweep(): Promise<boolean> {
+    try {
+      // Executions this process runs are in flight too, but they have a driver.
+      const leftOver = (await this.index.nonTerminal()).filter(({ id }) => !this.runner.session(id));
+      for (const { id } of leftOver) await this.interrupt(id);
+      if (leftOver.length > 0) this.logger.warn(`ended ${leftOver.length} interrupted execution(s) with RUNTIME_INTERRUPTED`);
+      this.done = true;
+      return true;
+    } catch (error) {
+      if (!(error instanceof StoreUnavailableError)) throw error;
+      return false;
+    }
   }
 
   private async interrupt(executionId: string): Promise<void> {
@@ -33,7 +72,7 @@ export class InterruptedExecutions implements OnApplicationBootstrap {
     // Ended meanwhile (or never queued): nothing to do.
     if (!loaded || isTerminal(loaded.state.status)) return;
     await decideAndAppend(this.store, loaded, { type: 'fail', error: INTERRUPTED }).catch((error) => {
-      if (!(error instanceof ApiError)) throw error;
+      if (!(error instanceof ExecutionStateError && error.ended)) throw error;
     });
   }
 }

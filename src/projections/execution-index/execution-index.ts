@@ -3,6 +3,7 @@ import type Database from 'better-sqlite3';
 import { EVENT_STORE, EventStore, StoredEvent } from '../../event-store/event-store';
 import { ExecutionStatus } from '../../executions/domain/execution-state';
 import { executionIdOf, isExecutionStream } from '../../executions/execution-stream';
+import { asStoreUnavailable } from '../../event-store/sqlite/sqlite-errors';
 import { Checkpoint, READ_MODEL_DB } from '../read-model-database';
 import { EXECUTION_INDEX, prepareExecutionIndex } from './execution-index.schema';
 
@@ -112,10 +113,15 @@ export class ExecutionIndex {
     for (;;) {
       const events = await this.store.readAll({ after: this.checkpoint.position, limit: CHUNK, types: INDEXED_TYPES });
       if (events.length === 0) return;
-      this.db.transaction(() => {
-        for (const event of events) this.apply(event);
-        this.checkpoint.position = events[events.length - 1].position;
-      })();
+      try {
+        this.db.transaction(() => {
+          for (const event of events) this.apply(event);
+          this.checkpoint.position = events[events.length - 1].position;
+        })();
+      } catch (error) {
+        // Rolled back with its checkpoint: the next query retries the same batch.
+        throw asStoreUnavailable(error, 'the read-model file');
+      }
       if (events.length < CHUNK) return;
     }
   }

@@ -1,0 +1,29 @@
+import { StoreUnavailableError } from '../../event-store/event-store';
+
+/** How a write rides out a store that cannot take it (ENGINEERING rule 11). */
+export interface StoreRetry {
+  /** How long to keep retrying from the first failure; 0 is a single attempt, Infinity never gives up. */
+  retryMs: number;
+  /** Ends the retries at once (the process is shutting down). */
+  signal?: AbortSignal;
+  /** Each failed attempt, for whoever waits on the outcome or reports readiness. */
+  onUnavailable?(error: StoreUnavailableError): void;
+  /** The write went through after all. */
+  onRecovered?(): void;
+}
+
+/** Waits `ms`; false when `signal` aborted first. */
+export function retryDelay(ms: number, signal?: AbortSignal): Promise<boolean> {
+  if (signal?.aborted) return Promise.resolve(false);
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve(true);
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      resolve(false);
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}

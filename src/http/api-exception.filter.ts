@@ -1,6 +1,8 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, errorEnvelope } from '../common/api-error';
+import { StoreUnavailableError } from '../event-store/event-store';
+import { STORE_RETRY_AFTER_SECONDS, applicationErrorToApi } from './domain-error-codes';
 
 /** Fastify's own errors (raised before a route runs), by code. */
 function fromFastify(error: { code?: string; statusCode?: number; message?: string }): ApiError | null {
@@ -36,15 +38,20 @@ export class ApiExceptionFilter implements ExceptionFilter {
     const error =
       exception instanceof ApiError
         ? exception
-        : exception instanceof HttpException
+        : (applicationErrorToApi(exception) ??
+          (exception instanceof HttpException
           ? fromHttpException(exception, request)
-          : fromFastify(exception as { code?: string });
+          : fromFastify(exception as { code?: string })));
     if (reply.sent || reply.raw.headersSent) return;
     if (!error) {
       this.logger.error(`${request.method} ${request.url} failed`, (exception as Error)?.stack);
       void reply.status(500).send({ error: { code: 'INTERNAL_ERROR', message: 'internal server error' } });
       return;
     }
+    if (exception instanceof StoreUnavailableError) {
+      this.logger.warn(`${request.method} ${request.url}: 503, ${exception.message}`);
+    }
+    if (error.status === 503 && !reply.hasHeader('retry-after')) reply.header('retry-after', String(STORE_RETRY_AFTER_SECONDS));
     void reply.status(error.status).send(errorEnvelope(error));
   }
 }

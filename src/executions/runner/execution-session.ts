@@ -45,6 +45,7 @@ export class ExecutionSession {
   private outageOperation: Promise<void> | null = null;
   private cleanup: Promise<string | null> | null = null;
   private stopped = false;
+  private halted = false;
   readonly finished: Promise<void>;
 
   constructor(
@@ -94,6 +95,7 @@ export class ExecutionSession {
    * is being appended gets one more try, no retries, no cleanup; the next start ends the run.
    */
   async halt(): Promise<void> {
+    this.halted = true;
     this.stop('runtime is shutting down');
     this.writer.halt();
     await this.writer.idle();
@@ -120,6 +122,8 @@ export class ExecutionSession {
 
   /** The store refused the run's events for longer than the bound: stop, clean up once, record the end. */
   private outage(error: StoreUnavailableError): Promise<void> {
+    // A halted run is the next start's to end; the refusal may be the halt's own.
+    if (this.halted) return Promise.resolve();
     this.outageOperation ??= (async () => {
       const seconds = Math.round(this.options.storeRetryMs / 100) / 10;
       this.logger.error(`execution ${this.id}: the event store refused its events for ${seconds} s; stopping it: ${error.message}`);

@@ -1,0 +1,51 @@
+import { EventStore, NewEvent, StoreUnavailableError } from '../../src/event-store/event-store';
+import { SqliteEventStore } from '../../src/event-store/sqlite/sqlite-event-store';
+
+/**
+ * `refuse`: the append fails before the store sees it. `lose-ack`: the store commits it, then
+ * the caller is told it failed, as after a timeout or a dropped connection.
+ */
+export type AppendFault = 'refuse' | 'lose-ack';
+
+/**
+ * Wraps one store's `append` so that chosen appends fail with the port's typed error; the real
+ * store does all the rest. Returns the function that takes the wrapper off again.
+ */
+export function injectAppendFaults(
+  store: EventStore,
+  choose: (streamId: string, events: NewEvent[]) => AppendFault | null,
+): () => void {
+  const real = store.append.bind(store);
+  store.append = async (streamId, events, expected) => {
+    const fault = choose(streamId, events);
+    if (fault === 'refuse') throw new StoreUnavailableError('injected fault: the store refused the append');
+    const result = await real(streamId, events, expected);
+    if (fault === 'lose-ack') throw new StoreUnavailableError('injected fault: the acknowledgement was lost');
+    return result;
+  };
+  return () => {
+    delete (store as { append?: unknown }).append;
+  };
+}
+
+/**
+ * A real SQLite outage, two ways:
+ * - `full`: `PRAGMA max_page_count` pinned to the file's current size, so every write that needs
+ *   a new page fails with SQLITE_FULL as on a full disk (small writes may still fit in free space,
+ *   as they would on a real disk);
+ * - `read-only`: `PRAGMA query_only`, so every write fails with SQLITE_READONLY.
+ * `end` lifts it.
+ */
+export function sqliteOutage(store: EventStore, kind: 'full' | 'read-only' = 'full'): { begin(): void; end(): void } {
+  const db = (store as SqliteEventStore)['db'];
+  return {
+    begin: () => {
+      if (kind === 'read-only') db.pragma('query_only = ON');
+      else db.pragma(`max_page_count = ${db.pragma('page_count', { simple: true }) as number}`);
+    },
+    end: () => {
+      if (kind === 'read-only') db.pragma('query_only = OFF');
+      else db.pragma('max_page_count = 4294967294');
+    },
+  };
+}

@@ -49,3 +49,18 @@ export function sqliteOutage(store: EventStore, kind: 'full' | 'read-only' = 'fu
     },
   };
 }
+
+/** Counts the appends the real store refused, so a test can show its outage really bit. */
+export function countRefusals(store: EventStore): { readonly count: number } {
+  const real = store.append.bind(store);
+  const counter = { count: 0 };
+  store.append = async (...args) => {
+    try {
+      return await real(...args);
+    } catch (error) {
+      if (error instanceof StoreUnavailableError) counter.count += 1;
+      throw error;
+    }
+  };
+  return counter;
+}

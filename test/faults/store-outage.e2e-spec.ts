@@ -1,4 +1,6 @@
+import type Database from 'better-sqlite3';
 import { EVENT_STORE, EventStore } from '../../src/event-store/event-store';
+import { READ_MODEL_DB } from '../../src/projections/read-model-database';
 import { api, createConversation, JsonResponse, RunningApp, startApp, startExecution, waitForExecution } from '../support/app-harness';
 import { expectError, replay } from '../support/execution-helpers';
 import { countRefusals, injectAppendFaults, sqliteOutage } from '../support/store-faults';
@@ -191,5 +193,29 @@ describe('store outages through HTTP (real SQLite failures)', () => {
     expect(execution.outputText).toBe('hello world');
     const conversation = await api(app.baseUrl, 'GET', `/v1/conversations/${conversationId}`);
     expect(conversation.body.executions.map((e: any) => e.id)).toEqual([retried.body.id]);
+  });
+
+  it('a read-model file that cannot be written: queries answer 503, never 500, and the index catches up without a gap once it can', async () => {
+    app = await startApp();
+    const readModels = app.app.get<Database.Database>(READ_MODEL_DB);
+    const conversationId = await createConversation(app.baseUrl);
+    const first = (await startExecution(app.baseUrl, { conversationId })).body.id;
+    await waitForExecution(app.baseUrl, first);
+    readModels.pragma('query_only = ON');
+    const second = await startExecution(app.baseUrl, { conversationId });
+    expect(second.status).toBe(201);
+    expectError(await api(app.baseUrl, 'GET', `/v1/conversations/${conversationId}`), 503, 'SERVICE_UNAVAILABLE');
+    // The execution's own resource reads its stream and keeps working; the run waits for the
+    // history it reads from the index, as its output would wait for the event store.
+    await sleep(300);
+    expect((await api(app.baseUrl, 'GET', `/v1/executions/${second.body.id}`)).body.status).toBe('running');
+    readModels.pragma('query_only = OFF');
+    expect((await waitForExecution(app.baseUrl, second.body.id)).status).toBe('completed');
+    const listed = await api(app.baseUrl, 'GET', `/v1/conversations/${conversationId}`);
+    expect(listed.status).toBe(200);
+    expect(listed.body.executions.map((e: any) => [e.id, e.status])).toEqual([
+      [first, 'completed'],
+      [second.body.id, 'completed'],
+    ]);
   });
 });

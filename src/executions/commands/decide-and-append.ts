@@ -2,7 +2,7 @@ import { nowIso } from '../../common/clock';
 import { EventStore, NewEvent, StoreUnavailableError, WrongExpectedRevisionError } from '../../event-store/event-store';
 import { ExecutionCommand, decide } from '../domain/execution-decide';
 import { LoadedExecution, TimedEvent, executionStream, foldAppended, foldStored, toNewEvents } from '../execution-stream';
-import { StoreRetry, retryDelay } from './store-retry';
+import { StoreRetry, backoff, retryDelay } from './store-retry';
 
 /** A command with the moment it was issued: its events' `occurredAt`, however long they wait. */
 export interface TimedCommand {
@@ -93,6 +93,3 @@ function decideAll(loaded: LoadedExecution, timed: TimedCommand[]): Decided {
   const news = events.flatMap(({ event, at }) => toNewEvents(id, [event], { tenantId: loaded.tenantId, occurredAt: at }));
   return { events, news, after };
 }
-
-/** 50 ms doubling to 1 s: quick over a blip, gentle on a store that stays down. */
-const backoff = (failures: number): number => Math.min(1000, 50 * 2 ** (failures - 1));

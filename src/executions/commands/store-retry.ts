@@ -27,3 +27,21 @@ export function retryDelay(ms: number, signal?: AbortSignal): Promise<boolean> {
     signal?.addEventListener('abort', onAbort, { once: true });
   });
 }
+
+/** Runs `attempt` until it succeeds, retrying a `StoreUnavailableError` with backoff within `retry.retryMs`. */
+export async function withStoreRetry<T>(attempt: () => Promise<T>, retry: StoreRetry): Promise<T> {
+  const started = Date.now();
+  for (let failures = 1; ; failures++) {
+    try {
+      return await attempt();
+    } catch (error) {
+      if (!(error instanceof StoreUnavailableError)) throw error;
+      retry.onUnavailable?.(error);
+      const left = started + retry.retryMs - Date.now();
+      if (left <= 0 || !(await retryDelay(Math.min(left, backoff(failures)), retry.signal))) throw error;
+    }
+  }
+}
+
+/** 50 ms doubling to 1 s: quick over a blip, gentle on a store that stays down. */
+export const backoff = (failures: number): number => Math.min(1000, 50 * 2 ** (failures - 1));

@@ -39,9 +39,8 @@ export class EventStreamResponder {
       'x-accel-buffering': 'no',
     });
     raw.write('retry: 1000\n\n');
-    const connection = this.connections.track();
-    const { signal } = connection;
-    raw.on('close', () => connection.abort());
+    // Aborted when the client leaves or the process stops; either way the finally below ends the response.
+    const signal = this.connections.track(raw);
     const keepAlive = setInterval(() => raw.write(': keep-alive\n\n'), this.config.sseKeepAliveMs);
     // A cursor past the head must still see the terminal event, or the stream would never close
     // (§5): read from the head at the latest and skip what the client already claims to have.
@@ -58,7 +57,6 @@ export class EventStreamResponder {
       }
     } finally {
       clearInterval(keepAlive);
-      connection.abort();
       raw.end();
     }
   }

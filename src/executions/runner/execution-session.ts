@@ -8,6 +8,7 @@ import { ExecutionStateError } from '../domain/execution-errors';
 import { isTerminal } from '../domain/execution-state';
 import { LoadedExecution } from '../execution-stream';
 import { artifactProblem } from './artifact-validation';
+import { withStoreRetry } from '../commands/store-retry';
 import { StreamWriter } from './stream-writer';
 
 /** Queued output events per execution before the provider has to wait for the store. */
@@ -126,12 +127,12 @@ export class ExecutionSession {
     if (this.halted) return Promise.resolve();
     this.outageOperation ??= (async () => {
       const seconds = Math.round(this.options.storeRetryMs / 100) / 10;
-      this.logger.error(`execution ${this.id}: the event store refused its events for ${seconds} s; stopping it: ${error.message}`);
+      this.logger.error(`execution ${this.id}: the store refused it for ${seconds} s; stopping it: ${error.message}`);
       this.stop('the event store is unavailable');
       await this.cleanupOnce();
       const failure = {
         code: 'RUNTIME_INTERRUPTED',
-        message: `the event store could not take this execution's events for ${seconds} s (${error.message})`,
+        message: `the store could not serve this execution for ${seconds} s (${error.message})`,
       };
       await this.writer.write({ type: 'fail', error: failure }, { terminal: true }).catch((e) => {
         if (hasEnded(e)) return;
@@ -186,7 +187,8 @@ export class ExecutionSession {
       // A cancel accepted while run.started was in flight has already begun the cleanup: starting
       // the provider now would leave whatever it opens behind.
       if (this.stopped) return;
-      const history = await this.options.history();
+      // The history comes from a read model: a file that briefly cannot be written waits like output does.
+      const history = await withStoreRetry(this.options.history, { retryMs: this.options.storeRetryMs, signal: this.abort.signal });
       if (this.stopped) return;
       const outcome = await this.provider.run(this.providerRun(history));
       await this.output({ type: 'complete', text: outcome.text, usage: outcome.usage });

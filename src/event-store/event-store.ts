@@ -56,6 +56,8 @@ export interface ReadOptions {
   limit?: number;
   /** `readAll` only: just events of these types (`limit` counts those); positions stay global. */
   types?: readonly string[];
+  /** `readAll` only: just the events that match (`limit` counts those). */
+  filter?: AllFilter;
 }
 
 export interface SubscribeOptions {
@@ -69,6 +71,8 @@ export interface AllFilter {
   /** Streams whose id starts with one of these (e.g. `execution-`). */
   streamPrefixes?: readonly string[];
   types?: readonly string[];
+  /** Events whose metadata names this tenant. */
+  tenantId?: string;
 }
 
 export interface FilteredSubscribeOptions extends SubscribeOptions {
@@ -99,6 +103,8 @@ export interface EventStore {
   streamHead(streamId: string): Promise<number | null>;
   /** Events of the global log after `after` (a position), oldest first. */
   readAll(options?: ReadOptions): Promise<StoredEvent[]>;
+  /** The position of the last event in the global log, 0 when it is empty. */
+  headPosition(): Promise<number>;
   /** The backlog after `after`, then live events, with no gap and no duplicate at the hand-over. */
   subscribeToStream(streamId: string, options?: SubscribeOptions): AsyncIterable<StoredEvent>;
   subscribeToAll(options?: SubscribeOptions): AsyncIterable<StoredEvent>;

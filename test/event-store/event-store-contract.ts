@@ -1,7 +1,10 @@
 import { EventStore } from '../../src/event-store/event-store';
 import { describeAppendContract } from './contract/append.contract';
+import { describeFilteredSubscribeContract } from './contract/filtered-subscribe.contract';
 import { ContractContext } from './contract/helpers';
+import { describeIdsContract } from './contract/ids.contract';
 import { describeReadContract } from './contract/read.contract';
+import { describeStreamHeadContract } from './contract/stream-head.contract';
 import { describeSubscribeContract } from './contract/subscribe.contract';
 
 /**
@@ -34,5 +37,8 @@ export function describeEventStoreContract(
     describeAppendContract(ctx);
     describeReadContract(ctx);
     describeSubscribeContract(ctx);
+    describeIdsContract(ctx);
+    describeStreamHeadContract(ctx);
+    describeFilteredSubscribeContract(ctx);
   });
 }

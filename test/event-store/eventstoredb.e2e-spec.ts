@@ -1,4 +1,5 @@
-import { StoredEvent } from '../../src/event-store/event-store';
+import { newId } from '../../src/common/ids';
+import { NewEvent, StoreUnavailableError, StoredEvent, WrongExpectedRevisionError } from '../../src/event-store/event-store';
 import { EventStoreDbEventStore } from '../../src/event-store/eventstoredb/eventstoredb-event-store';
 import { WAIT_MS, currentPosition, evs, range, revisions, sleep, streamId, withTimeout } from './contract/helpers';
 import { describeEventStoreContract } from './event-store-contract';
@@ -61,6 +62,69 @@ if (!url) {
         await sleep(300);
         await proxy.resume();
       }
+
+      /** Events with ids of their own, so a retry sends exactly the same events again. */
+      const withIds = (events: NewEvent[]): NewEvent[] => events.map((event) => ({ ...event, id: newId() }));
+      /** Settles within WAIT_MS either way, so a client stuck on a dead connection fails the test instead of hanging it. */
+      const settle = <T>(promise: Promise<T>, what: string) =>
+        withTimeout(promise, WAIT_MS, what).then(
+          (value) => ({ value, error: undefined }),
+          (error: unknown) => ({ value: undefined, error }),
+        );
+
+      /** After the outage: the appended events are in the stream exactly once, in order, with their ids. */
+      async function expectStoredOnce(s: string, before: number, events: NewEvent[]): Promise<void> {
+        const stored = await direct.readStream(s);
+        expect(revisions(stored)).toEqual(range(0, before + events.length));
+        expect(stored.slice(before).map((e) => e.id)).toEqual(events.map((e) => e.id));
+        expect(stored.slice(before).map((e) => e.data)).toEqual(events.map((e) => e.data));
+      }
+
+      it('rejects an append while the connection is cut with StoreUnavailableError, and takes its retry once back', async () => {
+        const s = streamId('drop-append');
+        await direct.append(s, evs(2), 'no_stream');
+        expect(await proxied.streamHead(s)).toBe(1); // the proxied client holds a connection to cut
+        const events = withIds(evs(3, 'test.happened', 2));
+        let failed: { error: unknown };
+        try {
+          expect(await proxy.pause()).toBeGreaterThan(0);
+          failed = await settle(proxied.append(s, events, 1), 'an append while the connection is cut');
+        } finally {
+          await proxy.resume();
+        }
+        expect(failed.error).toBeInstanceOf(StoreUnavailableError);
+        expect(failed.error).not.toBeInstanceOf(WrongExpectedRevisionError);
+        expect(await direct.streamHead(s)).toBe(1);
+        expect((await withTimeout(proxied.append(s, events, 1), WAIT_MS, 'the retry')).nextRevision).toBe(4);
+        await expectStoredOnce(s, 2, events);
+      });
+
+      it('after a cut mid-append, a retry of the same events succeeds or conflicts, and they are stored exactly once', async () => {
+        const s = streamId('drop-mid-append');
+        await direct.append(s, evs(2), 'no_stream');
+        expect(await proxied.streamHead(s)).toBe(1);
+        const events = withIds(evs(3, 'test.happened', 2));
+        let first: { value?: unknown; error: unknown };
+        try {
+          // The request is on its way when every connection dies: the outcome is unknown to the client.
+          const inFlight = proxied.append(s, events, 1);
+          expect(await proxy.pause()).toBeGreaterThan(0);
+          first = await settle(inFlight, 'an append cut mid-flight');
+        } finally {
+          await sleep(100);
+          await proxy.resume();
+        }
+        if (first.error !== undefined) expect(first.error).toBeInstanceOf(StoreUnavailableError);
+        const retry = await settle(proxied.append(s, events, 1), 'the retry');
+        if (retry.error !== undefined) {
+          // Only possible when the first attempt was stored (an idempotent retry would succeed instead).
+          expect(retry.error).toBeInstanceOf(WrongExpectedRevisionError);
+          expect((retry.error as WrongExpectedRevisionError).actual).toBe(4);
+        } else {
+          expect(retry.value).toMatchObject({ nextRevision: 4 });
+        }
+        await expectStoredOnce(s, 2, events);
+      });
 
       it('resumes a stream subscription after the last delivered revision', async () => {
         const s = streamId('drop-stream');

@@ -36,6 +36,15 @@ describe('EventStoreDB event mapping', () => {
     });
   });
 
+  it('sends the caller\'s event id, or a fresh UUIDv7 per event when there is none', () => {
+    const meta = { tenantId: 't', schemaVersion: 1, correlationId: null, causationId: null };
+    const id = '01890a5d-ac96-774b-bcce-b302099a8057';
+    expect(toEventData({ id, type: 'x', data: {}, metadata: meta }, '2025-01-01T00:00:00.000Z').id).toBe(id);
+    const fresh = [1, 2].map(() => toEventData({ type: 'x', data: {}, metadata: meta }, '2025-01-01T00:00:00.000Z').id);
+    expect(fresh[0]).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(fresh[1]).not.toBe(fresh[0]);
+  });
+
   it('refuses a payload JSON cannot encode before it reaches the client', () => {
     const meta = { tenantId: 't', schemaVersion: 1, correlationId: null, causationId: null };
     expect(() => toEventData({ type: 'x', data: { n: BigInt(1) }, metadata: meta }, '2025-01-01T00:00:00.000Z')).toThrow(TypeError);
@@ -43,6 +52,7 @@ describe('EventStoreDB event mapping', () => {
 
   it('reads back exactly the port envelope', () => {
     expect(toStoredEvent(recorded())).toEqual({
+      id: '0d6c3c2e-0000-4000-8000-000000000000',
       streamId: 'execution-1',
       revision: 4,
       position: 1234,

@@ -1,4 +1,5 @@
 import { jsonEvent, type AllStreamResolvedEvent, type EventData, type Position, type ResolvedEvent } from '@eventstore/db-client';
+import { newId } from '../../common/ids';
 import type { EventMetadata, NewEvent, StoredEvent } from '../event-store';
 
 /**
@@ -31,7 +32,9 @@ export function toEventData(event: NewEvent, now: string): EventData {
   };
   if (correlationId !== null) metadata.$correlationId = correlationId;
   if (causationId !== null) metadata.$causationId = causationId;
-  return jsonEvent({ type: event.type, data: event.data, metadata: { ...metadata } });
+  // The caller's id (or a fresh UUIDv7, as the SQLite adapter gives) becomes the native event id,
+  // which the server also uses to recognise a retried append as already written.
+  return jsonEvent({ id: event.id ?? newId(), type: event.type, data: event.data, metadata: { ...metadata } });
 }
 
 /**
@@ -95,6 +98,7 @@ export function toStoredEvent(resolved: ResolvedEvent | AllStreamResolvedEvent):
     causationId: stored.causationId ?? null,
   };
   return {
+    id: event.id,
     streamId: event.streamId,
     revision: Number(event.revision),
     position: positionToNumber(event.position, what),

@@ -12,9 +12,11 @@ import {
 } from '@eventstore/db-client';
 import { setMaxListeners } from 'node:events';
 import {
+  AllSubscriptionItem,
   AppendResult,
   EventStore,
   ExpectedRevision,
+  FilteredSubscribeOptions,
   NewEvent,
   ReadOptions,
   StoredEvent,
@@ -24,7 +26,18 @@ import {
 import { catchUp } from './catch-up';
 import { openClient } from './connection';
 import { isSystemEvent, numberToPosition, positionToNumber, toEventData, toStoredEvent } from './event-mapping';
-import { cursorAfter, isPositionAfter, readAllAfter, readStreamAfter, recordedPosition, recordedRevision } from './reads';
+import { asStoreUnavailable } from './eventstoredb-errors';
+import { followFiltered, matcherOf } from './filtered-subscription';
+import {
+  cursorAfter,
+  isPositionAfter,
+  readAllAfter,
+  readHeadPosition,
+  readStreamAfter,
+  readStreamHead,
+  recordedPosition,
+  recordedRevision,
+} from './reads';
 
 const CONNECT_TIMEOUT_MS = 5_000;
 
@@ -40,8 +53,11 @@ function nativeExpected(expected: ExpectedRevision): AppendExpectedRevision {
  *
  * Revisions are the native stream revisions. Global positions are the commit offsets of the
  * native $all positions (see positionToNumber for why one number is exact). Metadata and
- * occurredAt travel in each event's metadata JSON. Subscriptions are the server's catch-up
- * subscriptions, resubscribed from the last delivered event after a connection drop.
+ * occurredAt travel in each event's metadata JSON; event ids are the native event ids, so the
+ * server itself recognises a retried append. Subscriptions are the server's catch-up
+ * subscriptions, resubscribed from the last delivered event (or checkpoint) after a connection
+ * drop. Connection, leader and deadline failures surface as StoreUnavailableError on every call
+ * (eventstoredb-errors.ts); a conflict as WrongExpectedRevisionError.
  */
 export class EventStoreDbEventStore implements EventStore {
   readonly kind = 'eventstoredb' as const;
@@ -89,18 +105,30 @@ export class EventStoreDbEventStore implements EventStore {
           typeof actual === 'bigint' ? Number(actual) : actual === NO_STREAM ? null : undefined,
         );
       }
-      throw error;
+      throw asStoreUnavailable(error, `the append to ${streamId}`);
     }
   }
 
   async readStream(streamId: string, options: ReadOptions = {}): Promise<StoredEvent[]> {
     this.assertOpen();
-    return readStreamAfter(this.client, streamId, options.after, options.limit);
+    return this.reading(`a read of ${streamId}`, () => readStreamAfter(this.client, streamId, options.after, options.limit));
+  }
+
+  async streamHead(streamId: string): Promise<number | null> {
+    this.assertOpen();
+    return this.reading(`the head of ${streamId}`, () => readStreamHead(this.client, streamId));
   }
 
   async readAll(options: ReadOptions = {}): Promise<StoredEvent[]> {
     this.assertOpen();
-    return readAllAfter(this.client, options.after, options.limit, options.types);
+    const filter = options.filter ?? (options.types ? { types: options.types } : undefined);
+    const wants = filter ? matcherOf({ ...filter, types: filter.types ?? options.types }) : undefined;
+    return this.reading('a read of $all', () => readAllAfter(this.client, options.after, options.limit, wants));
+  }
+
+  async headPosition(): Promise<number> {
+    this.assertOpen();
+    return this.reading('the head of $all', () => readHeadPosition(this.client));
   }
 
   subscribeToStream(streamId: string, options: SubscribeOptions = {}): AsyncIterable<StoredEvent> {
@@ -138,6 +166,12 @@ export class EventStoreDbEventStore implements EventStore {
     );
   }
 
+  /** Filtered on the server where it can, with its checkpoints in order; see filtered-subscription.ts. */
+  subscribeToAllFiltered({ filter, after, signal }: FilteredSubscribeOptions): AsyncIterable<AllSubscriptionItem> {
+    const start = cursorAfter(after, 'position');
+    return this.follow(signal, (innerSignal) => followFiltered(this.client, filter, start, innerSignal));
+  }
+
   async close(): Promise<void> {
     if (this.closing.signal.aborted) return;
     // Ends every open subscription first: the client's dispose() cancels their calls in a way
@@ -152,15 +186,20 @@ export class EventStoreDbEventStore implements EventStore {
     return event.position;
   }
 
+  private async reading<T>(what: string, read: () => Promise<T>): Promise<T> {
+    try {
+      return await read();
+    } catch (error) {
+      throw asStoreUnavailable(error, what);
+    }
+  }
+
   private assertOpen(): void {
     if (this.closing.signal.aborted) throw new Error('event store is closed');
   }
 
   /** One signal per subscription that fires when the caller aborts or the store closes. */
-  private async *follow(
-    callerSignal: AbortSignal | undefined,
-    run: (signal: AbortSignal) => AsyncGenerator<StoredEvent>,
-  ): AsyncGenerator<StoredEvent> {
+  private async *follow<T>(callerSignal: AbortSignal | undefined, run: (signal: AbortSignal) => AsyncGenerator<T>): AsyncGenerator<T> {
     const controller = new AbortController();
     const abort = (): void => controller.abort();
     const sources = [this.closing.signal, ...(callerSignal ? [callerSignal] : [])];
@@ -169,6 +208,9 @@ export class EventStoreDbEventStore implements EventStore {
     for (const source of sources) source.addEventListener('abort', abort, { once: true });
     try {
       yield* run(controller.signal);
+    } catch (error) {
+      // catchUp rides out unavailability by resubscribing; whatever still ends it is mapped, in case.
+      throw asStoreUnavailable(error, 'a subscription');
     } finally {
       for (const source of sources) source.removeEventListener('abort', abort);
     }

@@ -1,4 +1,6 @@
 import {
+  BACKWARDS,
+  END,
   FORWARDS,
   START,
   StreamNotFoundError,
@@ -86,16 +88,31 @@ export async function readStreamAfter(
   return events;
 }
 
+/** The stream's last revision: one event read backwards from the end, or null for no stream. */
+export async function readStreamHead(client: EventStoreDBClient, streamId: string): Promise<number | null> {
+  const read = client.readStream(streamId, { fromRevision: END, direction: BACKWARDS, maxCount: 1 });
+  let head: number | null = null;
+  try {
+    // maxCount 1 ends the read by itself; no need to cancel it.
+    await consume(read, (item) => {
+      head = Number(recordedRevision(item));
+      return true;
+    });
+  } catch (error) {
+    if (error instanceof StreamNotFoundError) return null;
+    throw error;
+  }
+  return head;
+}
+
 export async function readAllAfter(
   client: EventStoreDBClient,
   afterPosition: number | undefined,
   limitOption: number | undefined,
-  types?: readonly string[],
+  wants: (event: StoredEvent) => boolean = () => true,
 ): Promise<StoredEvent[]> {
   const after = cursorAfter(afterPosition, 'position');
   const limit = checkLimit(limitOption);
-  // The client's readAll takes no server-side filter, so types are filtered here.
-  const wanted = (item: AllStreamResolvedEvent) => !isSystemEvent(item) && (!types || types.includes(item.event!.type));
   const events: StoredEvent[] = [];
   // Native $all reads include their start position, so every page re-reads its first item.
   let from: Position | undefined = after === undefined ? undefined : numberToPosition(after);
@@ -108,10 +125,24 @@ export async function readAllAfter(
       const position = recordedPosition(item);
       if (from !== undefined && !isPositionAfter(position, from)) return true;
       from = position;
-      if (wanted(item)) events.push(toStoredEvent(item));
+      // The client's readAll takes no server-side filter, so the port's filter is applied here.
+      if (isSystemEvent(item)) return true;
+      const event = toStoredEvent(item);
+      if (wants(event)) events.push(event);
       return events.length < limit;
     });
     if (received < pageSize) break;
   }
   return events;
+}
+
+/** The commit position of the last record in $all (0 when empty): one record read backwards from the end. */
+export async function readHeadPosition(client: EventStoreDBClient): Promise<number> {
+  const read = client.readAll({ fromPosition: END, direction: BACKWARDS, maxCount: 1 });
+  let head = 0;
+  await consume(read, (item) => {
+    head = Number(recordedPosition(item).commit);
+    return true;
+  });
+  return head;
 }

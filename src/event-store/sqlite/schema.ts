@@ -25,7 +25,8 @@ const MIGRATIONS: string[] = [
      tenant_id = json_extract(metadata, '$.tenantId'),
      schema_version = json_extract(metadata, '$.schemaVersion'),
      event_id = lower(hex(randomblob(4)) || '-' || hex(randomblob(2)) || '-4' || substr(hex(randomblob(2)), 2) || '-' ||
-       substr('89ab', 1 + (abs(random()) % 4), 1) || substr(hex(randomblob(2)), 2) || '-' || hex(randomblob(6)));`,
+       substr('89ab', 1 + (random() & 3), 1) || substr(hex(randomblob(2)), 2) || '-' || hex(randomblob(6)));
+   CREATE INDEX events_by_tenant ON events (tenant_id, position);`,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -2,6 +2,7 @@ import Database from 'better-sqlite3';
 import { newId } from '../../common/ids';
 import { openOwnedSqliteFile } from '../../common/owned-sqlite-file';
 import {
+  AllFilter,
   AllSubscriptionItem,
   AppendResult,
   EventStore,
@@ -45,6 +46,30 @@ interface PendingAppend {
 
 const READ_CHUNK = 1000;
 
+interface FilterParams {
+  after: number;
+  prefixes: string | null;
+  types: string | null;
+  tenant: string | null;
+}
+
+// Named parameters: better-sqlite3 refuses positional values for numbered ones (?1, ?2) that the
+// SQL repeats. The tenant test goes first so that `events_by_tenant` serves tenant-scoped reads.
+const FILTERED = `SELECT * FROM events WHERE position > @after
+  AND (@tenant IS NULL OR tenant_id = @tenant)
+  AND (@prefixes IS NULL OR EXISTS (SELECT 1 FROM json_each(@prefixes) p WHERE substr(stream_id, 1, length(p.value)) = p.value))
+  AND (@types IS NULL OR type IN (SELECT value FROM json_each(@types)))
+  ORDER BY position`;
+
+function filterParams(filter: AllFilter, after: number): FilterParams {
+  return {
+    after,
+    prefixes: filter.streamPrefixes ? JSON.stringify(filter.streamPrefixes) : null,
+    types: filter.types ? JSON.stringify(filter.types) : null,
+    tenant: filter.tenantId ?? null,
+  };
+}
+
 function toStored(row: EventRow): StoredEvent {
   return {
     id: row.event_id,
@@ -79,7 +104,8 @@ export class SqliteEventStore implements EventStore {
   private closed = false;
   private readonly headOf: Database.Statement<[string], { revision: number }>;
   private readonly lastPosition: Database.Statement<[], { position: number | null }>;
-  private readonly filteredChunkAfter: Database.Statement<[number, string | null, string | null], EventRow>;
+  private readonly filteredChunkAfter: Database.Statement<[FilterParams], EventRow>;
+  private readonly filteredAfter: Database.Statement<[FilterParams & { limit: number }], EventRow>;
   private readonly insert: Database.Statement<unknown[]>;
   private readonly streamAfter: Database.Statement<[string, number, number], EventRow>;
   private readonly allAfter: Database.Statement<[number, number], EventRow>;
@@ -94,12 +120,8 @@ export class SqliteEventStore implements EventStore {
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     this.lastPosition = db.prepare('SELECT max(position) AS position FROM events');
-    this.filteredChunkAfter = db.prepare(
-      `SELECT * FROM events WHERE position > ?1
-         AND (?2 IS NULL OR EXISTS (SELECT 1 FROM json_each(?2) p WHERE substr(stream_id, 1, length(p.value)) = p.value))
-         AND (?3 IS NULL OR type IN (SELECT value FROM json_each(?3)))
-       ORDER BY position LIMIT ${READ_CHUNK}`,
-    );
+    this.filteredChunkAfter = db.prepare(`${FILTERED} LIMIT ${READ_CHUNK}`);
+    this.filteredAfter = db.prepare(`${FILTERED} LIMIT @limit`);
     this.streamAfter = db.prepare(
       'SELECT * FROM events WHERE stream_id = ? AND revision > ? ORDER BY revision LIMIT ?',
     );
@@ -218,11 +240,17 @@ export class SqliteEventStore implements EventStore {
 
   async readAll(options: ReadOptions = {}): Promise<StoredEvent[]> {
     this.assertOpen();
-    const { after = 0, limit = -1, types } = options;
-    const rows = this.reading(() =>
-      types ? this.allOfTypesAfter.all(after, JSON.stringify(types), limit) : this.allAfter.all(after, limit),
-    );
+    const { after = 0, limit = -1, types, filter } = options;
+    const rows = this.reading(() => {
+      if (filter) return this.filteredAfter.all({ ...filterParams({ ...filter, types: filter.types ?? types }, after), limit });
+      return types ? this.allOfTypesAfter.all(after, JSON.stringify(types), limit) : this.allAfter.all(after, limit);
+    });
     return rows.map(toStored);
+  }
+
+  async headPosition(): Promise<number> {
+    this.assertOpen();
+    return this.reading(() => this.lastPosition.get()?.position ?? 0);
   }
 
   subscribeToStream(streamId: string, options: SubscribeOptions = {}): AsyncIterable<StoredEvent> {
@@ -248,10 +276,8 @@ export class SqliteEventStore implements EventStore {
    * after a short chunk everything up to that position has been seen: that is the checkpoint.
    */
   async *subscribeToAllFiltered({ filter, after, signal }: FilteredSubscribeOptions): AsyncGenerator<AllSubscriptionItem> {
-    const prefixes = filter.streamPrefixes ? JSON.stringify(filter.streamPrefixes) : null;
-    const types = filter.types ? JSON.stringify(filter.types) : null;
     const readChunk = this.db.transaction((from: number) => ({
-      rows: this.filteredChunkAfter.all(from, prefixes, types),
+      rows: this.filteredChunkAfter.all(filterParams(filter, from)),
       head: this.lastPosition.get()?.position ?? 0,
     }));
     let cursor = after ?? 0;

@@ -1,4 +1,5 @@
 import { EventMetadata, StoredEvent } from '../../../src/event-store/event-store';
+import { newId } from '../../../src/common/ids';
 import {
   ContractContext,
   ISO_MS,
@@ -191,9 +192,11 @@ export function describeReadContract(ctx: ContractContext): void {
 
     it('returns exactly the StoredEvent fields', async () => {
       const s = streamId('shape');
-      await ctx.store.append(s, [ev('test.shaped', { x: 1 }, { occurredAt: '2025-01-01T00:00:00.000Z' })], 'no_stream');
+      const id = newId();
+      await ctx.store.append(s, [{ ...ev('test.shaped', { x: 1 }, { occurredAt: '2025-01-01T00:00:00.000Z' }), id }], 'no_stream');
       const [read] = await ctx.store.readStream(s);
       const expected: Omit<StoredEvent, 'position'> = {
+        id,
         streamId: s,
         revision: 0,
         type: 'test.shaped',
@@ -202,7 +205,7 @@ export function describeReadContract(ctx: ContractContext): void {
         occurredAt: '2025-01-01T00:00:00.000Z',
       };
       expect(read).toEqual({ ...expected, position: expect.any(Number) });
-      expect(Object.keys(read).sort()).toEqual(['data', 'metadata', 'occurredAt', 'position', 'revision', 'streamId', 'type']);
+      expect(Object.keys(read).sort()).toEqual(['data', 'id', 'metadata', 'occurredAt', 'position', 'revision', 'streamId', 'type']);
       expect(Number.isSafeInteger(read.position)).toBe(true);
     });
   });

@@ -1,0 +1,29 @@
+import { ContractContext, evs, streamId } from './helpers';
+
+/** streamHead: the cheap "where is this stream" a caller needs before choosing an expected revision. */
+export function describeStreamHeadContract(ctx: ContractContext): void {
+  describe('streamHead', () => {
+    it('is null for a stream that does not exist', async () => {
+      expect(await ctx.store.streamHead(streamId('head-unknown'))).toBeNull();
+    });
+
+    it('is 0 for a stream of one event', async () => {
+      const s = streamId('head-one');
+      await ctx.store.append(s, evs(1), 'no_stream');
+      expect(await ctx.store.streamHead(s)).toBe(0);
+    });
+
+    it('follows the last revision across appends, and ignores streams whose ids extend it', async () => {
+      const s = streamId('head-many');
+      await ctx.store.append(s, evs(3), 'no_stream');
+      expect(await ctx.store.streamHead(s)).toBe(2);
+      // Same prefix, longer id, more events: must not leak into the head of `s`.
+      await ctx.store.append(`${s}-longer`, evs(9), 'no_stream');
+      const result = await ctx.store.append(s, evs(4), 2);
+      expect(await ctx.store.streamHead(s)).toBe(6);
+      expect(await ctx.store.streamHead(s)).toBe(result.nextRevision);
+      expect(await ctx.store.streamHead(`${s}-longer`)).toBe(8);
+      expect((await ctx.store.readStream(s)).at(-1)?.revision).toBe(6);
+    });
+  });
+}

@@ -15,9 +15,13 @@ import { ExecutionEventsController } from './executions/http/execution-events.co
 import { ExecutionItemsController } from './executions/http/execution-items.controller';
 import { ExecutionsController } from './executions/http/executions.controller';
 import { GetExecutionHandler } from './executions/queries/get-execution.handler';
+import { ExecutionReader } from './executions/queries/execution-reader';
+import { ListActionsHandler, ListArtifactsHandler } from './executions/queries/list-execution-items.handler';
 import { ReplayEventsHandler } from './executions/queries/replay-events.handler';
 import { ExecutionRunner } from './executions/runner/execution-runner';
 import { InterruptedExecutions } from './executions/runner/interrupted-executions';
+import { HealthModule } from './health/health.module';
+import { RestartSweepReadiness } from './health/restart-sweep.readiness';
 import { ApiExceptionFilter } from './http/api-exception.filter';
 import { SseConnections } from './http/sse-connections';
 import { StrictQueryGuard } from './http/strict-query';
@@ -34,6 +38,7 @@ export class AppModule {
         { module: class ConfigModule {}, global: true, providers: [{ provide: CONFIG, useValue: config }], exports: [CONFIG] },
         EventStoreModule,
         ReadModelModule,
+        HealthModule,
         CqrsModule.forRoot(),
       ],
       controllers: [
@@ -50,6 +55,7 @@ export class AppModule {
         ProviderRegistry,
         ExecutionRunner,
         InterruptedExecutions,
+        RestartSweepReadiness,
         SseConnections,
         EventStreamResponder,
         CreateConversationHandler,
@@ -58,6 +64,9 @@ export class AppModule {
         CancelExecutionHandler,
         RespondToActionHandler,
         GetExecutionHandler,
+        ExecutionReader,
+        ListActionsHandler,
+        ListArtifactsHandler,
         ReplayEventsHandler,
       ],
     };

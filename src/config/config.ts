@@ -1,3 +1,7 @@
+import { AuthConfig, readAuthConfig } from '../auth/auth-config';
+import { ProviderSettings } from '../providers/config/provider-settings';
+import { readProvidersConfig } from '../providers/config/providers-file';
+
 /** Typed configuration read from the environment once at start (binding §12). */
 export interface Config {
   host: string;
@@ -11,8 +15,16 @@ export interface Config {
   /** How often an idle SSE stream gets a `: keep-alive` comment; the binding caps it at 15 s. */
   sseKeepAliveMs: number;
   logLevel: 'silent' | 'error' | 'warn' | 'info' | 'debug';
+  /** API_KEYS and OIDC_*; auth is on when either is set. */
+  auth: AuthConfig;
   /** How long a run's output waits for a store that refuses writes before the run is ended. */
   storeRetryMs: number;
+  /** How many earlier completed executions a provider offering `conversation.history` receives. */
+  historyMaxTurns: number;
+  /** PROVIDERS_CONFIG: the YAML file of provider instances, or null (only `scripted`). */
+  providersConfigPath: string | null;
+  /** Its validated instances, keys resolved from the variables they name (printed redacted). */
+  providers: ProviderSettings[];
 }
 
 export class ConfigError extends Error {
@@ -73,7 +85,10 @@ export function loadConfig(env: Env = process.env): Config {
     bodyLimitBytes: integer(env, 'BODY_LIMIT_BYTES', 1024 * 1024, 1024, 1024 * 1024 * 1024, problems),
     sseKeepAliveMs: integer(env, 'SSE_KEEPALIVE_MS', 15000, 10, 15000, problems),
     logLevel: oneOf(env, 'LOG_LEVEL', ['silent', 'error', 'warn', 'info', 'debug'] as const, 'info', problems),
+    auth: readAuthConfig(env, problems),
     storeRetryMs: integer(env, 'STORE_RETRY_MS', 30_000, 0, 3_600_000, problems),
+    historyMaxTurns: integer(env, 'HISTORY_MAX_TURNS', 100, 0, 10_000, problems),
+    ...readProvidersConfig(env, problems),
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return config;

@@ -2,9 +2,17 @@ import { Global, Inject, Logger, Module, OnApplicationShutdown } from '@nestjs/c
 import { CONFIG, Config } from '../config/config';
 import { EVENT_STORE, EventStore } from './event-store';
 import { EventStoreDbEventStore } from './eventstoredb/eventstoredb-event-store';
+import { ObservedEventStore } from './observed-event-store';
 import { SqliteEventStore } from './sqlite/sqlite-event-store';
+import { StoreHealth } from './store-health';
 
-async function openEventStore(config: Config): Promise<EventStore> {
+async function openEventStore(config: Config, health: StoreHealth): Promise<EventStore> {
+  const store = new ObservedEventStore(await openAdapter(config));
+  store.observe(health);
+  return store;
+}
+
+async function openAdapter(config: Config): Promise<EventStore> {
   const logger = new Logger('EventStore');
   if (config.eventStore === 'eventstoredb') {
     const store = await EventStoreDbEventStore.connect(config.eventStoreDbConnectionString!);
@@ -19,8 +27,8 @@ async function openEventStore(config: Config): Promise<EventStore> {
 /** Provides the configured adapter behind the EVENT_STORE port and closes it last on shutdown. */
 @Global()
 @Module({
-  providers: [{ provide: EVENT_STORE, inject: [CONFIG], useFactory: openEventStore }],
-  exports: [EVENT_STORE],
+  providers: [StoreHealth, { provide: EVENT_STORE, inject: [CONFIG, StoreHealth], useFactory: openEventStore }],
+  exports: [EVENT_STORE, StoreHealth],
 })
 export class EventStoreModule implements OnApplicationShutdown {
   constructor(@Inject(EVENT_STORE) private readonly store: EventStore) {}

@@ -18,7 +18,7 @@ export function executionView(state: ExecutionState) {
     error: state.error,
     cancellation: state.cancellation,
     pendingActionIds: pendingActions(state).map((a) => a.id),
-    artifactCount: state.artifacts.length,
+    artifactCount: state.artifactCount,
     lastSequence: state.lastSequence,
   };
 }

@@ -15,31 +15,7 @@ export function openReadModelDatabase(path: string): Database.Database {
     'NORMAL',
     (file) => new Error(`the read model file ${file} is in use by another process; only one Runledger process may own it`),
   );
-  db.exec('CREATE TABLE IF NOT EXISTS checkpoints (projection TEXT PRIMARY KEY, position INTEGER NOT NULL)');
+  // The execution index of earlier versions; the executions projection replaced it.
+  db.exec('DROP TABLE IF EXISTS execution_index; DROP TABLE IF EXISTS execution_index_version');
   return db;
-}
-
-/** Where a projection stands in the global log, kept beside its rows. */
-export class Checkpoint {
-  private readonly read: Database.Statement<[string], { position: number }>;
-  private readonly write: Database.Statement<[string, number]>;
-
-  constructor(
-    db: Database.Database,
-    readonly projection: string,
-  ) {
-    this.read = db.prepare('SELECT position FROM checkpoints WHERE projection = ?');
-    this.write = db.prepare(
-      'INSERT INTO checkpoints (projection, position) VALUES (?, ?) ON CONFLICT (projection) DO UPDATE SET position = excluded.position',
-    );
-  }
-
-  get position(): number {
-    return this.read.get(this.projection)?.position ?? 0;
-  }
-
-  /** Call inside the transaction that writes the rows the position covers. */
-  set position(position: number) {
-    this.write.run(this.projection, position);
-  }
 }

@@ -1,5 +1,9 @@
 import { EventStore, NewEvent, StoreUnavailableError } from '../../src/event-store/event-store';
+import { ObservedEventStore } from '../../src/event-store/observed-event-store';
 import { SqliteEventStore } from '../../src/event-store/sqlite/sqlite-event-store';
+
+/** The adapter behind the app's observed store (or the store itself). */
+const adapterOf = (store: EventStore): EventStore => (store instanceof ObservedEventStore ? store.inner : store);
 
 /**
  * `refuse`: the append fails before the store sees it. `lose-ack`: the store commits it, then
@@ -12,9 +16,11 @@ export type AppendFault = 'refuse' | 'lose-ack';
  * store does all the rest. Returns the function that takes the wrapper off again.
  */
 export function injectAppendFaults(
-  store: EventStore,
+  app: EventStore,
   choose: (streamId: string, events: NewEvent[]) => AppendFault | null,
 ): () => void {
+  // Under the app's observers, so readiness and read-your-writes see the faults as real ones.
+  const store = adapterOf(app);
   const real = store.append.bind(store);
   store.append = async (streamId, events, expected) => {
     const fault = choose(streamId, events);
@@ -37,7 +43,7 @@ export function injectAppendFaults(
  * `end` lifts it.
  */
 export function sqliteOutage(store: EventStore, kind: 'full' | 'read-only' = 'full'): { begin(): void; end(): void } {
-  const db = (store as SqliteEventStore)['db'];
+  const db = (adapterOf(store) as SqliteEventStore)['db'];
   return {
     begin: () => {
       if (kind === 'read-only') db.pragma('query_only = ON');
@@ -51,7 +57,8 @@ export function sqliteOutage(store: EventStore, kind: 'full' | 'read-only' = 'fu
 }
 
 /** Counts the appends the real store refused, so a test can show its outage really bit. */
-export function countRefusals(store: EventStore): { readonly count: number } {
+export function countRefusals(app: EventStore): { readonly count: number } {
+  const store = adapterOf(app);
   const real = store.append.bind(store);
   const counter = { count: 0 };
   store.append = async (...args) => {

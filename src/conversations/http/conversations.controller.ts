@@ -1,6 +1,7 @@
 import { Body, Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { Tenant } from '../../http/tenant.decorator';
+import { CreateConversationDocs, GetConversationDocs } from '../../openapi/routes/conversations.docs';
 import { CreateConversationCommand } from '../commands/create-conversation.command';
 import { GetConversationQuery } from '../queries/get-conversation.query';
 import { CreateConversationDto } from './create-conversation.dto';
@@ -14,12 +15,14 @@ export class ConversationsController {
 
   @Post()
   @HttpCode(201)
+  @CreateConversationDocs()
   async create(@Tenant() tenantId: string, @Body() body: CreateConversationDto) {
     const state = await this.commands.execute(new CreateConversationCommand(tenantId, body.title ?? null, body.metadata ?? {}));
     return { ...state, executions: [] };
   }
 
   @Get(':id')
+  @GetConversationDocs()
   get(@Tenant() tenantId: string, @Param('id') id: string) {
     return this.queries.execute(new GetConversationQuery(tenantId, id));
   }

@@ -1,12 +1,15 @@
+import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsObject, IsOptional, IsString } from 'class-validator';
 import { CodePointLength } from '../../common/validation';
 
 export class CreateConversationDto {
+  @ApiPropertyOptional({ type: String, nullable: true, minLength: 1, maxLength: 200, description: 'Length in Unicode code points' })
   @IsOptional()
   @IsString({ message: 'title must be a string' })
   @CodePointLength(1, 200)
   title?: string | null;
 
+  @ApiPropertyOptional({ type: 'object', additionalProperties: true, nullable: true, description: 'Any JSON object; default {}' })
   @IsOptional()
   @IsObject({ message: 'metadata must be an object' })
   metadata?: Record<string, unknown> | null;

@@ -1,6 +1,5 @@
 import {
   ActionKind,
-  ArtifactDescriptor,
   ErrorInfo,
   ExecutionInput,
   RecordedExecutionEvent,
@@ -37,7 +36,8 @@ export interface ExecutionState {
   error: ErrorInfo | null;
   cancellation: { reason: string | null; providerCleanupError: string | null } | null;
   actions: ActionState[];
-  artifacts: ArtifactDescriptor[];
+  /** Artifacts themselves live in their read model: deciding never needs them. */
+  artifactCount: number;
   lastSequence: number;
 }
 
@@ -71,7 +71,7 @@ export function evolve(state: ExecutionState | null, event: RecordedExecutionEve
       error: null,
       cancellation: null,
       actions: [],
-      artifacts: [],
+      artifactCount: 0,
       lastSequence: event.sequence,
     };
   }
@@ -105,7 +105,7 @@ export function evolve(state: ExecutionState | null, event: RecordedExecutionEve
       return { ...next, actions, status: stillWaiting ? 'requires_action' : 'running' };
     }
     case 'artifact.created':
-      return { ...next, artifacts: [...state.artifacts, event.data.artifact] };
+      return { ...next, artifactCount: state.artifactCount + 1 };
     case 'run.completed':
       return end(next, 'completed', event.occurredAt);
     case 'run.failed':

@@ -4,6 +4,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { validationError } from '../../common/api-error';
 import { AllowQuery, integerParam } from '../../http/strict-query';
 import { Tenant } from '../../http/tenant.decorator';
+import { EventsDocs } from '../../openapi/routes/execution-events.docs';
 import { ReplayEventsQuery } from '../queries/replay-events.query';
 import { EventStreamResponder } from './event-stream.responder';
 import { ID } from './executions.controller';
@@ -20,6 +21,7 @@ export class ExecutionEventsController {
   ) {}
 
   @Get(`${ID}/events`)
+  @EventsDocs()
   @AllowQuery('after', 'limit')
   async events(
     @Tenant() tenantId: string,

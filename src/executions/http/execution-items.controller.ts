@@ -1,9 +1,10 @@
 import { Body, Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { Tenant } from '../../http/tenant.decorator';
+import { ActionsDocs, ArtifactsDocs, RespondDocs } from '../../openapi/routes/execution-items.docs';
 import { RespondToActionCommand } from '../commands/respond-to-action.command';
 import { actionView } from '../execution-view';
-import { GetExecutionQuery } from '../queries/get-execution.query';
+import { ListActionsQuery, ListArtifactsQuery } from '../queries/list-execution-items.query';
 import { ID } from './executions.controller';
 
 /** The execution's actions (§6) and artifacts (§7). */
@@ -15,13 +16,14 @@ export class ExecutionItemsController {
   ) {}
 
   @Get(`${ID}/actions`)
+  @ActionsDocs()
   async actions(@Tenant() tenantId: string, @Param('id') id: string) {
-    const state = await this.queries.execute(new GetExecutionQuery(tenantId, id));
-    return { actions: state.actions.map((a) => actionView(id, a)) };
+    return { actions: await this.queries.execute(new ListActionsQuery(tenantId, id)) };
   }
 
-  @Post(`${ID}/actions/:actionId([^:/]+)::respond`)
+  @Post(`${ID}/actions/:actionId(^[^:/]+)::respond`)
   @HttpCode(200)
+  @RespondDocs()
   async respond(
     @Tenant() tenantId: string,
     @Param('id') id: string,
@@ -32,8 +34,8 @@ export class ExecutionItemsController {
   }
 
   @Get(`${ID}/artifacts`)
+  @ArtifactsDocs()
   async artifacts(@Tenant() tenantId: string, @Param('id') id: string) {
-    const state = await this.queries.execute(new GetExecutionQuery(tenantId, id));
-    return { artifacts: state.artifacts };
+    return { artifacts: await this.queries.execute(new ListArtifactsQuery(tenantId, id)) };
   }
 }

@@ -2,6 +2,7 @@ import { Body, Controller, Get, HttpCode, Param, Post, Res } from '@nestjs/commo
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import type { FastifyReply } from 'fastify';
 import { Tenant } from '../../http/tenant.decorator';
+import { CancelExecutionDocs, GetExecutionDocs, StartExecutionDocs } from '../../openapi/routes/executions.docs';
 import { CancelExecutionCommand } from '../commands/cancel-execution.command';
 import { StartExecutionCommand } from '../commands/start-execution.command';
 import { executionView } from '../execution-view';
@@ -9,8 +10,12 @@ import { GetExecutionQuery } from '../queries/get-execution.query';
 import { CancelExecutionDto } from './cancel-execution.dto';
 import { StartExecutionDto } from './start-execution.dto';
 
-/** Ids are opaque but never contain ':' or '/', so `abc:cancel` cannot match the plain routes. */
-export const ID = ':id([^:/]+)';
+/**
+ * Ids are opaque but never contain ':' or '/', so `abc:cancel` cannot match the plain routes.
+ * Written `(^…)` because that is the one regex form @nestjs/swagger strips from a path; the
+ * router drops a leading `^` from a parameter's regex, so it matches the same.
+ */
+export const ID = ':id(^[^:/]+)';
 
 @Controller('v1/executions')
 export class ExecutionsController {
@@ -20,6 +25,7 @@ export class ExecutionsController {
   ) {}
 
   @Post()
+  @StartExecutionDocs()
   async start(@Tenant() tenantId: string, @Body() body: StartExecutionDto, @Res({ passthrough: true }) reply: FastifyReply) {
     const { state, replayed } = await this.commands.execute(
       new StartExecutionCommand(tenantId, {
@@ -37,12 +43,14 @@ export class ExecutionsController {
   }
 
   @Get(ID)
+  @GetExecutionDocs()
   async get(@Tenant() tenantId: string, @Param('id') id: string) {
     return executionView(await this.queries.execute(new GetExecutionQuery(tenantId, id)));
   }
 
   @Post(`${ID}::cancel`)
   @HttpCode(200)
+  @CancelExecutionDocs()
   async cancel(@Tenant() tenantId: string, @Param('id') id: string, @Body() body: CancelExecutionDto) {
     return executionView(await this.commands.execute(new CancelExecutionCommand(tenantId, id, body.reason ?? null)));
   }

@@ -1,8 +1,10 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsArray, IsDefined, IsNotEmpty, IsObject, IsOptional, IsString, Matches, ValidateNested } from 'class-validator';
 import { CodePointLength } from '../../common/validation';
 
 export class ExecutionInputDto {
+  @ApiProperty({ minLength: 1, example: 'hello brave new world' })
   @IsDefined({ message: 'text is required' })
   @IsString({ message: 'text must be a string' })
   @IsNotEmpty({ message: 'text must not be empty' })
@@ -10,32 +12,55 @@ export class ExecutionInputDto {
 }
 
 export class StartExecutionDto {
+  @ApiProperty({ minLength: 1, description: 'An existing conversation' })
   @IsDefined({ message: 'conversationId is required' })
   @IsString({ message: 'conversationId must be a string' })
   @IsNotEmpty({ message: 'conversationId must not be empty' })
   conversationId!: string;
 
+  @ApiProperty({ minLength: 1, example: 'scripted', description: 'A provider id from GET /v1/providers' })
   @IsDefined({ message: 'provider is required' })
   @IsString({ message: 'provider must be a string' })
   @IsNotEmpty({ message: 'provider must not be empty' })
   provider!: string;
 
+  @ApiProperty({ type: () => ExecutionInputDto, description: 'No other fields than `text` yet' })
   @IsDefined({ message: 'input is required' })
   @IsObject({ message: 'input must be an object' })
   @ValidateNested()
   @Type(() => ExecutionInputDto)
   input!: ExecutionInputDto;
 
+  @ApiPropertyOptional({
+    type: [String],
+    nullable: true,
+    example: ['output.text.stream'],
+    description: 'Capabilities the provider must support (native, emulated or degraded); duplicates are dropped. Default []',
+  })
   @IsOptional()
   @IsArray({ message: 'requiredCapabilities must be an array of strings' })
   @IsString({ each: true, message: 'requiredCapabilities must be an array of strings' })
   @IsNotEmpty({ each: true, message: 'requiredCapabilities must not contain empty strings' })
   requiredCapabilities?: string[] | null;
 
+  @ApiPropertyOptional({
+    type: 'object',
+    additionalProperties: true,
+    nullable: true,
+    description: "Provider-specific, checked by the provider (for `scripted`: script, cleanup, cleanupDelayMs). Default {}",
+  })
   @IsOptional()
   @IsObject({ message: 'config must be an object' })
   config?: Record<string, unknown> | null;
 
+  @ApiPropertyOptional({
+    type: String,
+    nullable: true,
+    minLength: 1,
+    maxLength: 255,
+    pattern: '^[\\x20-\\x7e]+$',
+    description: 'Printable ASCII; a retry with the same key and an equivalent request returns the original execution',
+  })
   @IsOptional()
   @IsString({ message: 'idempotencyKey must be a string' })
   @CodePointLength(1, 255)

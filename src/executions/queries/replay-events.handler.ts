@@ -1,7 +1,7 @@
 import { Inject } from '@nestjs/common';
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
-import { ApiError } from '../../common/api-error';
 import { EVENT_STORE, EventStore } from '../../event-store/event-store';
+import { ExecutionNotFoundError } from '../domain/execution-errors';
 import { TERMINAL_EVENT_TYPES } from '../domain/execution-events';
 import { executionStream, toEnvelope } from '../execution-stream';
 import { EventPage, ReplayEventsQuery } from './replay-events.query';
@@ -10,17 +10,18 @@ import { EventPage, ReplayEventsQuery } from './replay-events.query';
 export class ReplayEventsHandler implements IQueryHandler<ReplayEventsQuery> {
   constructor(@Inject(EVENT_STORE) private readonly store: EventStore) {}
 
+  /**
+   * Reads only what the answer needs: the first event (existence, tenant), the page, and the
+   * stream's head with its event (lastSequence, terminal) — never the whole stream. The head is
+   * read after the page, so `lastSequence` is never below the page's last event.
+   */
   async execute({ tenantId, executionId, after, limit }: ReplayEventsQuery): Promise<EventPage> {
-    // One read gives the page, the head and terminality from the same snapshot of the stream.
-    const all = await this.store.readStream(executionStream(executionId));
-    if (all.length === 0 || all[0].metadata.tenantId !== tenantId) {
-      throw new ApiError('NOT_FOUND', `execution ${executionId} not found`);
-    }
-    const page = all.slice(after, limit === undefined ? undefined : after + limit);
-    return {
-      events: page.map(toEnvelope),
-      lastSequence: all.length,
-      terminal: TERMINAL_EVENT_TYPES.has(all[all.length - 1].type),
-    };
+    const stream = executionStream(executionId);
+    const [first] = await this.store.readStream(stream, { limit: 1 });
+    if (!first || first.metadata.tenantId !== tenantId) throw new ExecutionNotFoundError(executionId);
+    const page = await this.store.readStream(stream, { after: after - 1, limit });
+    const head = (await this.store.streamHead(stream))!;
+    const last = page.at(-1)?.revision === head ? page.at(-1)! : (await this.store.readStream(stream, { after: head - 1, limit: 1 }))[0];
+    return { events: page.map(toEnvelope), lastSequence: head + 1, terminal: TERMINAL_EVENT_TYPES.has(last.type) };
   }
 }

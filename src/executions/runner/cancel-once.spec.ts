@@ -5,8 +5,7 @@ import { join } from 'node:path';
 import { nowIso } from '../../common/clock';
 import { newId } from '../../common/ids';
 import { SqliteEventStore } from '../../event-store/sqlite/sqlite-event-store';
-import { ExecutionIndex } from '../../projections/execution-index/execution-index';
-import { openReadModelDatabase } from '../../projections/read-model-database';
+import { startReadModels } from '../../../test/support/read-models';
 import { Provider, ProviderRun } from '../../providers/provider';
 import { ProviderRegistry } from '../../providers/provider-registry';
 import { CancelExecutionCommand } from '../commands/cancel-execution.command';
@@ -131,7 +130,8 @@ describe('cancel runs the provider cleanup once, over a real SQLite event store'
   it('cancels through the handler that arrive while the cleanup runs join it instead of cancelling again', async () => {
     const providers = new ProviderRegistry();
     providers.register(provider);
-    const runner = new ExecutionRunner(store, providers, new ExecutionIndex(store, openReadModelDatabase(join(mkdtempSync(join(tmpdir(), 'runledger-unit-')), 'read-models.db'))), { storeRetryMs: 30_000 });
+    const readModels = startReadModels(store, mkdtempSync(join(tmpdir(), 'runledger-unit-')));
+    const runner = new ExecutionRunner(store, providers, readModels.history, { storeRetryMs: 30_000 });
     const handler = new CancelExecutionHandler(store, runner);
     const loaded = await queue();
     await runner.launch(loaded);

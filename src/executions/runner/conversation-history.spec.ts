@@ -5,8 +5,7 @@ import { nowIso } from '../../common/clock';
 import { newId } from '../../common/ids';
 import { SqliteEventStore } from '../../event-store/sqlite/sqlite-event-store';
 import type Database from 'better-sqlite3';
-import { ExecutionIndex } from '../../projections/execution-index/execution-index';
-import { openReadModelDatabase } from '../../projections/read-model-database';
+import { startReadModels } from '../../../test/support/read-models';
 import { CapabilityLevel, HistoryEntry, Provider, ProviderRun } from '../../providers/provider';
 import { ProviderRegistry } from '../../providers/provider-registry';
 import { decide } from '../domain/execution-decide';
@@ -34,21 +33,21 @@ describe('conversation history (§3) handed to providers by the runner, over a r
   let store: SqliteEventStore;
   let registry: ProviderRegistry;
   let runner: ExecutionRunner;
-  let readModels: Database.Database;
+  let readModels: ReturnType<typeof startReadModels>;
   const withHistory = new HistoryRecordingProvider({ id: 'remembers', displayName: 'R', capabilities: { 'conversation.history': 'native' } });
   const without = new HistoryRecordingProvider({ id: 'forgets', displayName: 'F', capabilities: {} });
 
   beforeEach(() => {
     const dir = mkdtempSync(join(tmpdir(), 'runledger-unit-'));
     store = SqliteEventStore.open(join(dir, 'events.db'));
-    readModels = openReadModelDatabase(join(dir, 'read-models.db'));
+    readModels = startReadModels(store, dir);
     registry = new ProviderRegistry();
     registry.register(withHistory);
     registry.register(without);
-    runner = new ExecutionRunner(store, registry, new ExecutionIndex(store, readModels), { storeRetryMs: 30_000 });
+    runner = new ExecutionRunner(readModels.store, registry, readModels.history, { storeRetryMs: 30_000 });
   });
   afterEach(async () => {
-    readModels.close();
+    await readModels.close();
     await store.close();
   });
 

@@ -1,9 +1,8 @@
 import { BeforeApplicationShutdown, Inject, Injectable, Logger } from '@nestjs/common';
 import { CONFIG, Config } from '../../config/config';
 import { EVENT_STORE, EventStore } from '../../event-store/event-store';
-import { ExecutionIndex } from '../../projections/execution-index/execution-index';
+import { ConversationHistory } from '../../projections/executions/conversation-history';
 import { ProviderRegistry } from '../../providers/provider-registry';
-import { HistoryEntry } from '../../providers/provider';
 import { offers } from '../commands/capability-preflight';
 import { LoadedExecution } from '../execution-stream';
 import { ExecutionSession } from './execution-session';
@@ -17,7 +16,7 @@ export class ExecutionRunner implements BeforeApplicationShutdown {
   constructor(
     @Inject(EVENT_STORE) private readonly store: EventStore,
     private readonly providers: ProviderRegistry,
-    private readonly index: ExecutionIndex,
+    private readonly conversations: ConversationHistory,
     @Inject(CONFIG) private readonly config: Pick<Config, 'storeRetryMs'>,
   ) {}
 
@@ -30,7 +29,7 @@ export class ExecutionRunner implements BeforeApplicationShutdown {
     if (this.sessions.has(state.id)) return;
     const provider = this.providers.get(state.provider);
     const history = offers(provider.manifest, 'conversation.history')
-      ? () => this.history(state.conversationId, state.id)
+      ? () => this.conversations.of(state.conversationId, state.id)
       : async () => [];
     const session = new ExecutionSession(this.store, loaded, provider, { storeRetryMs: this.config.storeRetryMs, history }, this.logger);
     this.sessions.set(state.id, session);
@@ -39,13 +38,6 @@ export class ExecutionRunner implements BeforeApplicationShutdown {
 
   session(executionId: string): ExecutionSession | undefined {
     return this.sessions.get(executionId);
-  }
-
-  private async history(conversationId: string, executionId: string): Promise<HistoryEntry[]> {
-    const earlier = await this.index.ofConversation(conversationId);
-    return earlier
-      .filter((e) => e.id !== executionId && e.status === 'completed')
-      .map((e) => ({ input: { text: e.inputText }, outputText: e.outputText }));
   }
 
   /**

@@ -227,7 +227,7 @@ export class ExecutionSession {
       emitEvent: (name, payload) =>
         this.stream({
           type: 'emit',
-          output: [{ type: 'provider.event', data: { namespace: this.provider.manifest.id, name, payload } }],
+          output: [{ type: 'provider.event', data: { namespace: this.provider.eventNamespace ?? this.provider.manifest.id, name, payload } }],
         }),
       requireAction: (request) => this.requireAction(request),
       createArtifact: (candidate) => this.createArtifact(candidate),

@@ -1,12 +1,16 @@
 import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { EVENT_STORE, EventStore, StoreUnavailableError } from '../../event-store/event-store';
-import { ExecutionIndex } from '../../projections/execution-index/execution-index';
+import { ExecutionsReadModel } from '../../projections/executions/executions.read-model';
+import { Projector } from '../../projections/projector';
 import { decideAndAppend } from '../commands/decide-and-append';
 import { retryDelay } from '../commands/store-retry';
 import { ExecutionStateError } from '../domain/execution-errors';
 import { isTerminal } from '../domain/execution-state';
 import { loadExecution } from '../execution-stream';
 import { ExecutionRunner } from './execution-runner';
+
+/** How long the first sweep waits for the projections (a rebuild at start); then it goes on in the background. */
+const CATCH_UP_MS = 10_000;
 
 const INTERRUPTED = { code: 'RUNTIME_INTERRUPTED', message: 'the runtime stopped while this execution was in flight' };
 
@@ -26,7 +30,8 @@ export class InterruptedExecutions implements OnApplicationBootstrap, BeforeAppl
 
   constructor(
     @Inject(EVENT_STORE) private readonly store: EventStore,
-    private readonly index: ExecutionIndex,
+    private readonly projector: Projector,
+    private readonly executions: ExecutionsReadModel,
     private readonly runner: ExecutionRunner,
   ) {}
 
@@ -55,9 +60,11 @@ export class InterruptedExecutions implements OnApplicationBootstrap, BeforeAppl
   /** One pass over what is in flight; false when the store refused a write or a read. */
   private async sweep(): Promise<boolean> {
     try {
+      // The executions projection must hold everything logged before this process started.
+      await this.projector.waitFor(await this.store.headPosition(), CATCH_UP_MS);
       // Executions this process runs are in flight too, but they have a driver.
-      const leftOver = (await this.index.nonTerminal()).filter(({ id }) => !this.runner.session(id));
-      for (const { id } of leftOver) await this.interrupt(id);
+      const leftOver = this.executions.inFlight().filter((id) => !this.runner.session(id));
+      for (const id of leftOver) await this.interrupt(id);
       if (leftOver.length > 0) this.logger.warn(`ended ${leftOver.length} interrupted execution(s) with RUNTIME_INTERRUPTED`);
       this.done = true;
       return true;

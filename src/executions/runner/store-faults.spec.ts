@@ -7,8 +7,7 @@ import { nowIso } from '../../common/clock';
 import { newId } from '../../common/ids';
 import { StoreUnavailableError, StoredEvent } from '../../event-store/event-store';
 import { SqliteEventStore } from '../../event-store/sqlite/sqlite-event-store';
-import { ExecutionIndex } from '../../projections/execution-index/execution-index';
-import { openReadModelDatabase } from '../../projections/read-model-database';
+import { startReadModels } from '../../../test/support/read-models';
 import { Provider, ProviderRun } from '../../providers/provider';
 import { ProviderRegistry } from '../../providers/provider-registry';
 import { decide } from '../domain/execution-decide';
@@ -200,20 +199,19 @@ describe('the runner rides out store faults (real SQLite underneath)', () => {
 
   it('a start while the store refuses writes does not wait for the sweep, which ends the left-over runs once it can', async () => {
     const leftOver = [await queue(), await queue()];
-    const readModels = openReadModelDatabase(join(dir, 'read-models.db'));
-    const index = new ExecutionIndex(store, readModels);
+    const readModels = startReadModels(store, dir);
     const registry = new ProviderRegistry();
-    const runner = new ExecutionRunner(store, registry, index, { storeRetryMs: 30_000 });
+    const runner = new ExecutionRunner(store, registry, readModels.history, { storeRetryMs: 30_000 });
     let refusing = true;
     const restore = injectAppendFaults(store, () => (refusing ? 'refuse' : null));
-    const sweep = new InterruptedExecutions(store, index, runner);
+    const sweep = new InterruptedExecutions(store, readModels.projector, readModels.executions, runner);
     await sweep.onApplicationBootstrap();
     expect(sweep.pending).toBe(true);
     refusing = false;
     await waitFor('the sweep', () => (sweep.pending ? undefined : true));
     sweep.beforeApplicationShutdown();
     restore();
-    readModels.close();
+    await readModels.close();
     for (const loaded of leftOver) {
       const last = (await read(loaded)).at(-1)!;
       expect(last.type).toBe('run.failed');

@@ -1,0 +1,22 @@
+import { Query } from '@nestjs/cqrs';
+import { ArtifactDescriptor } from '../domain/execution-events';
+import { ActionView } from '../execution-view';
+
+/** An execution's actions (§6) or artifacts (§7), in creation order. */
+export class ListActionsQuery extends Query<ActionView[]> {
+  constructor(
+    readonly tenantId: string,
+    readonly executionId: string,
+  ) {
+    super();
+  }
+}
+
+export class ListArtifactsQuery extends Query<ArtifactDescriptor[]> {
+  constructor(
+    readonly tenantId: string,
+    readonly executionId: string,
+  ) {
+    super();
+  }
+}

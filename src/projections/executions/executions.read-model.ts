@@ -1,0 +1,86 @@
+import type Database from 'better-sqlite3';
+import { ExecutionState, ExecutionStatus } from '../../executions/domain/execution-state';
+
+export interface ExecutionRow {
+  tenantId: string;
+  state: ExecutionState;
+  lastSequence: number;
+  position: number;
+}
+
+export interface ExecutionSummary {
+  id: string;
+  status: ExecutionStatus;
+  provider: string;
+  createdAt: string;
+}
+
+export interface SearchFilters {
+  tenantId: string;
+  conversationId?: string;
+  status?: ExecutionStatus;
+  provider?: string;
+  createdAfter?: string;
+  createdBefore?: string;
+  /** Only executions created before this position (the cursor: newest first). */
+  beforePosition?: number;
+  limit: number;
+}
+
+/** Queries over the executions projection: indexed, limited, never a scan of the log. */
+export class ExecutionsReadModel {
+  private readonly statements;
+
+  constructor(private readonly db: Database.Database) {
+    this.statements = {
+      byId: db.prepare<[string], { tenant_id: string; state: string; last_sequence: number; position: number }>(
+        'SELECT tenant_id, state, last_sequence, position FROM executions WHERE id = ?',
+      ),
+      ofConversation: db.prepare<[string], ExecutionSummary>(
+        'SELECT id, status, provider, created_at AS createdAt FROM executions WHERE conversation_id = ? ORDER BY position',
+      ),
+      history: db.prepare<[string, string, number], { inputText: string; outputText: string | null }>(
+        `SELECT input_text AS inputText, output_text AS outputText FROM executions
+         WHERE conversation_id = ? AND status = 'completed' AND id != ? ORDER BY position DESC LIMIT ?`,
+      ),
+      inFlight: db.prepare<[], { id: string }>(
+        "SELECT id FROM executions WHERE status IN ('queued', 'running', 'requires_action') ORDER BY position",
+      ),
+    };
+  }
+
+  byId(id: string): ExecutionRow | undefined {
+    const row = this.statements.byId.get(id);
+    return row && { tenantId: row.tenant_id, state: JSON.parse(row.state), lastSequence: row.last_sequence, position: row.position };
+  }
+
+  ofConversation(conversationId: string): ExecutionSummary[] {
+    return this.statements.ofConversation.all(conversationId);
+  }
+
+  /** The latest `limit` completed executions of the conversation (other than `exceptId`), oldest first. */
+  history(conversationId: string, exceptId: string, limit: number): { inputText: string; outputText: string | null }[] {
+    return this.statements.history.all(conversationId, exceptId, limit).reverse();
+  }
+
+  inFlight(): string[] {
+    return this.statements.inFlight.all().map((row) => row.id);
+  }
+
+  /** Newest first, one page; the SQL is built from the filters given so each uses its index. */
+  search(filters: SearchFilters): ExecutionRow[] {
+    const where = ['tenant_id = @tenantId'];
+    if (filters.conversationId !== undefined) where.push('conversation_id = @conversationId');
+    if (filters.status !== undefined) where.push('status = @status');
+    if (filters.provider !== undefined) where.push('provider = @provider');
+    if (filters.createdAfter !== undefined) where.push('created_at > @createdAfter');
+    if (filters.createdBefore !== undefined) where.push('created_at < @createdBefore');
+    if (filters.beforePosition !== undefined) where.push('position < @beforePosition');
+    const rows = this.db
+      .prepare(
+        `SELECT tenant_id, state, last_sequence, position FROM executions WHERE ${where.join(' AND ')} ORDER BY position DESC LIMIT @limit`,
+      )
+      .all(filters) as { tenant_id: string; state: string; last_sequence: number; position: number }[];
+    return rows.map((row) => ({ tenantId: row.tenant_id, state: JSON.parse(row.state), lastSequence: row.last_sequence, position: row.position }));
+  }
+}

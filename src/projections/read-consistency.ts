@@ -1,0 +1,24 @@
+import { Projector } from './projector';
+import { WriteWatermark } from './write-watermark';
+
+/** How long a query waits for the projector before answering 503 (it is live, so normally ~ms). */
+const READ_WAIT_MS = 5000;
+
+/** Read-your-writes on one instance (README, *Consistency*). */
+export class ReadConsistency {
+  constructor(
+    private readonly projector: Projector,
+    private readonly watermark: WriteWatermark,
+  ) {}
+
+  /**
+   * Resolves once the projector has applied every write this instance acknowledged. Rejects with
+   * `StoreUnavailableError` at once while the read-model file refuses writes (waiting would not
+   * help), or after a bounded wait.
+   */
+  async caughtUp(): Promise<void> {
+    const problem = this.projector.problem;
+    if (problem && this.projector.position < this.watermark.position) throw problem;
+    await this.projector.waitFor(this.watermark.position, READ_WAIT_MS);
+  }
+}

@@ -1,0 +1,35 @@
+import { join } from 'node:path';
+import { EventStore } from '../../src/event-store/event-store';
+import { ObservedEventStore } from '../../src/event-store/observed-event-store';
+import { ConversationHistory } from '../../src/projections/executions/conversation-history';
+import { ExecutionsReadModel } from '../../src/projections/executions/executions.read-model';
+import { ReadConsistency } from '../../src/projections/read-consistency';
+import { openReadModelDatabase } from '../../src/projections/read-model-database';
+import { PROJECTIONS } from '../../src/projections/read-model.module';
+import { Projector } from '../../src/projections/projector';
+import { WriteWatermark } from '../../src/projections/write-watermark';
+
+/**
+ * The read side wired as the app wires it, for specs that drive the runner without HTTP: the
+ * store observed (read-your-writes), a live projector on a real read-model file in `dir`.
+ */
+export function startReadModels(adapter: EventStore, dir: string, historyMaxTurns = 100) {
+  const store = new ObservedEventStore(adapter);
+  const watermark = new WriteWatermark();
+  store.observe(watermark);
+  const db = openReadModelDatabase(join(dir, 'read-models.db'));
+  const projector = new Projector(store, db, PROJECTIONS);
+  projector.start();
+  const consistency = new ReadConsistency(projector, watermark);
+  const executions = new ExecutionsReadModel(db);
+  return {
+    store,
+    projector,
+    executions,
+    history: new ConversationHistory(consistency, executions, historyMaxTurns),
+    async close() {
+      await projector.stop();
+      db.close();
+    },
+  };
+}

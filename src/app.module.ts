@@ -22,6 +22,11 @@ import { ExecutionRunner } from './executions/runner/execution-runner';
 import { InterruptedExecutions } from './executions/runner/interrupted-executions';
 import { HealthModule } from './health/health.module';
 import { RestartSweepReadiness } from './health/restart-sweep.readiness';
+import { ExecutionSearchController } from './executions/http/execution-search.controller';
+import { SearchExecutionsHandler } from './executions/queries/search-executions.handler';
+import { FeedController } from './feed/feed.controller';
+import { FeedStreamResponder } from './feed/feed-stream.responder';
+import { ReadFeedHandler } from './feed/read-feed.query';
 import { ApiExceptionFilter } from './http/api-exception.filter';
 import { SseConnections } from './http/sse-connections';
 import { StrictQueryGuard } from './http/strict-query';
@@ -47,6 +52,8 @@ export class AppModule {
         ExecutionsController,
         ExecutionItemsController,
         ExecutionEventsController,
+        ExecutionSearchController,
+        FeedController,
       ],
       providers: [
         { provide: APP_FILTER, useClass: ApiExceptionFilter },
@@ -68,6 +75,9 @@ export class AppModule {
         ListActionsHandler,
         ListArtifactsHandler,
         ReplayEventsHandler,
+        ReadFeedHandler,
+        SearchExecutionsHandler,
+        FeedStreamResponder,
       ],
     };
   }

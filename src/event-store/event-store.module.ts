@@ -2,12 +2,12 @@ import { Global, Inject, Logger, Module, OnApplicationShutdown } from '@nestjs/c
 import { CONFIG, Config } from '../config/config';
 import { EVENT_STORE, EventStore } from './event-store';
 import { EventStoreDbEventStore } from './eventstoredb/eventstoredb-event-store';
-import { ObservedEventStore } from './observed-event-store';
+import { EventStoreGateway } from './event-store-gateway';
 import { SqliteEventStore } from './sqlite/sqlite-event-store';
 import { StoreHealth } from './store-health';
 
 async function openEventStore(config: Config, health: StoreHealth): Promise<EventStore> {
-  const store = new ObservedEventStore(await openAdapter(config));
+  const store = new EventStoreGateway(await openAdapter(config));
   store.observe(health);
   return store;
 }

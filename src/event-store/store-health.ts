@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { AppendResult, StoreUnavailableError } from './event-store';
-import { AppendObserver } from './observed-event-store';
+import { AppendObserver } from './event-store-gateway';
 
 /**
  * Whether the event store takes writes, as the last append found it: a refusal makes it

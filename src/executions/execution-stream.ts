@@ -3,8 +3,7 @@ import { EventStore, NewEvent, StoredEvent } from '../event-store/event-store';
 import { ExecutionEvent, RecordedExecutionEvent } from './domain/execution-events';
 import { ExecutionState, evolve } from './domain/execution-state';
 
-/** The events of the execution stream are at schema version 1. */
-export const EXECUTION_SCHEMA_VERSION = 1;
+import { EXECUTION_SCHEMA_VERSION } from '../events/upcasters';
 
 export const executionStream = (executionId: string) => `execution-${executionId}`;
 export const executionIdOf = (streamId: string) => streamId.slice('execution-'.length);

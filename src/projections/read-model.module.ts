@@ -2,7 +2,7 @@ import { BeforeApplicationShutdown, Global, Inject, Logger, Module, OnApplicatio
 import type Database from 'better-sqlite3';
 import { CONFIG, Config } from '../config/config';
 import { EVENT_STORE, EventStore } from '../event-store/event-store';
-import { ObservedEventStore } from '../event-store/observed-event-store';
+import { EventStoreGateway } from '../event-store/event-store-gateway';
 import { actionsProjection } from './actions/actions.projection';
 import { artifactsProjection } from './artifacts/artifacts.projection';
 import { ConversationsReadModel } from './conversations/conversations.read-model';
@@ -44,7 +44,7 @@ export const PROJECTIONS = [executionsProjection, actionsProjection, artifactsPr
       inject: [EVENT_STORE],
       useFactory: (store: EventStore) => {
         const watermark = new WriteWatermark();
-        if (store instanceof ObservedEventStore) store.observe(watermark);
+        if (store instanceof EventStoreGateway) store.observe(watermark);
         return watermark;
       },
     },

@@ -1,5 +1,5 @@
 import { AppendResult, StoreUnavailableError } from '../event-store/event-store';
-import { AppendObserver } from '../event-store/observed-event-store';
+import { AppendObserver } from '../event-store/event-store-gateway';
 import { isProjectedStream } from './projection';
 
 /**

@@ -1,5 +1,8 @@
 import { Controller, Get, Inject, Param } from '@nestjs/common';
 import { EVENT_STORE, EventStore } from '../event-store/event-store';
+import { ProviderDocs, ProviderListDocs, RuntimeDocs } from '../openapi/routes/runtime.docs';
+import { projectionStatus } from '../projections/projection-status';
+import { Projector } from '../projections/projector';
 import { ProviderRegistry } from '../providers/provider-registry';
 import { PROTOCOL_VERSION, RUNTIME_NAME, RUNTIME_VERSION } from './runtime-info';
 
@@ -9,25 +12,30 @@ export class RuntimeController {
   constructor(
     private readonly providers: ProviderRegistry,
     @Inject(EVENT_STORE) private readonly store: EventStore,
+    private readonly projector: Projector,
   ) {}
 
   @Get('runtime')
-  runtime() {
+  @RuntimeDocs()
+  async runtime() {
     return {
       protocolVersion: PROTOCOL_VERSION,
       name: RUNTIME_NAME,
       version: RUNTIME_VERSION,
       eventStore: this.store.kind,
       providers: this.providers.manifests(),
+      projections: await projectionStatus(this.projector, this.store),
     };
   }
 
   @Get('providers')
+  @ProviderListDocs()
   list() {
     return { providers: this.providers.manifests() };
   }
 
   @Get('providers/:providerId')
+  @ProviderDocs()
   get(@Param('providerId') providerId: string) {
     return this.providers.get(providerId).manifest;
   }

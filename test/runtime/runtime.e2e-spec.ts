@@ -25,7 +25,10 @@ describe('runtime and providers (§2)', () => {
     const res = await api(app.baseUrl, 'GET', '/v1/runtime');
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^application\/json/);
-    expect(Object.keys(res.body).sort()).toEqual(['eventStore', 'name', 'protocolVersion', 'providers', 'version']);
+    expect(Object.keys(res.body).sort()).toEqual(['eventStore', 'name', 'projections', 'protocolVersion', 'providers', 'version']);
+    // Issue 7: each read model with where it stands in the log.
+    expect(res.body.projections.map((p: any) => p.name).sort()).toEqual(['actions', 'artifacts', 'conversations', 'executions']);
+    for (const projection of res.body.projections) expect(projection).toEqual({ name: expect.any(String), position: expect.any(Number), lag: 0 });
     expect(res.body.protocolVersion).toBe('2026-09-02');
     expect(res.body.eventStore).toBe('sqlite');
     expect(typeof res.body.name).toBe('string');

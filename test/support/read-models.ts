@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { EventStore } from '../../src/event-store/event-store';
-import { ObservedEventStore } from '../../src/event-store/observed-event-store';
+import { EventStoreGateway } from '../../src/event-store/event-store-gateway';
 import { ConversationHistory } from '../../src/projections/executions/conversation-history';
 import { ExecutionsReadModel } from '../../src/projections/executions/executions.read-model';
 import { ReadConsistency } from '../../src/projections/read-consistency';
@@ -14,7 +14,7 @@ import { WriteWatermark } from '../../src/projections/write-watermark';
  * store observed (read-your-writes), a live projector on a real read-model file in `dir`.
  */
 export function startReadModels(adapter: EventStore, dir: string, historyMaxTurns = 100) {
-  const store = new ObservedEventStore(adapter);
+  const store = new EventStoreGateway(adapter);
   const watermark = new WriteWatermark();
   store.observe(watermark);
   const db = openReadModelDatabase(join(dir, 'read-models.db'));

@@ -1,9 +1,9 @@
 import { EventStore, NewEvent, StoreUnavailableError } from '../../src/event-store/event-store';
-import { ObservedEventStore } from '../../src/event-store/observed-event-store';
+import { EventStoreGateway } from '../../src/event-store/event-store-gateway';
 import { SqliteEventStore } from '../../src/event-store/sqlite/sqlite-event-store';
 
 /** The adapter behind the app's observed store (or the store itself). */
-const adapterOf = (store: EventStore): EventStore => (store instanceof ObservedEventStore ? store.inner : store);
+const adapterOf = (store: EventStore): EventStore => (store instanceof EventStoreGateway ? store.inner : store);
 
 /**
  * `refuse`: the append fails before the store sees it. `lose-ack`: the store commits it, then

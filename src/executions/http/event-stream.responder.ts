@@ -1,9 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
-import { once } from 'node:events';
 import { CONFIG, Config } from '../../config/config';
 import { EVENT_STORE, EventStore, StoredEvent } from '../../event-store/event-store';
 import { SseConnections } from '../../http/sse-connections';
+import { sseMessage, startSse } from '../../http/sse-response';
 import { TERMINAL_EVENT_TYPES } from '../domain/execution-events';
 import { executionStream, toEnvelope } from '../execution-stream';
 import { ownedStreamSummary } from '../queries/stream-summary';
@@ -13,7 +13,7 @@ const BACKLOG_PAGE = 1000;
 
 const frame = (event: StoredEvent): string => {
   const envelope = toEnvelope(event);
-  return `id: ${envelope.sequence}\nevent: ${envelope.type}\ndata: ${JSON.stringify(envelope)}\n\n`;
+  return sseMessage(envelope.sequence, envelope.type, JSON.stringify(envelope));
 };
 
 /**
@@ -36,32 +36,15 @@ export class EventStreamResponder {
       await reply.status(204).send();
       return;
     }
-    reply.hijack();
-    const raw = reply.raw;
-    raw.writeHead(200, {
-      ...(reply.getHeaders() as Record<string, string>),
-      'content-type': 'text/event-stream; charset=utf-8',
-      'cache-control': 'no-cache',
-      connection: 'keep-alive',
-      'x-accel-buffering': 'no',
-    });
-    raw.write('retry: 1000\n\n');
-    // Aborted when the client leaves or the process stops; either way the finally below ends the response.
-    const signal = this.connections.track(raw);
-    const keepAlive = setInterval(() => raw.write(': keep-alive\n\n'), this.config.sseKeepAliveMs);
-    // A cursor past the head must still see the terminal event, or the stream would never close
-    // (§5): read from the head at the latest and skip what the client already claims to have.
+    const sse = startSse(reply, this.connections, this.config.sseKeepAliveMs);
     const stream = executionStream(executionId);
     // Revisions are sequences - 1: `after` is the last revision sent (or skipped).
     let after = Math.min(cursor, state.lastSequence) - 1;
     // A slow client holds the reader back instead of growing this process's memory.
-    const send = async (events: StoredEvent[]) => {
-      const text = events.filter((e) => e.revision + 1 > cursor).map(frame).join('');
-      if (text && !raw.write(text)) await once(raw, 'drain', { signal }).catch(() => undefined);
-    };
+    const send = (events: StoredEvent[]) => sse.send(events.filter((e) => e.revision + 1 > cursor).map(frame).join(''));
     try {
       let ended = false;
-      while (!ended && !signal.aborted) {
+      while (!ended && !sse.signal.aborted) {
         const page = await this.store.readStream(stream, { after, limit: BACKLOG_PAGE });
         if (page.length === 0) break;
         const end = page.findIndex((e) => TERMINAL_EVENT_TYPES.has(e.type));
@@ -71,14 +54,13 @@ export class EventStreamResponder {
         if (page.length < BACKLOG_PAGE) break;
       }
       if (!ended) {
-        for await (const event of this.store.subscribeToStream(stream, { after, signal })) {
+        for await (const event of this.store.subscribeToStream(stream, { after, signal: sse.signal })) {
           await send([event]);
           if (TERMINAL_EVENT_TYPES.has(event.type)) break;
         }
       }
     } finally {
-      clearInterval(keepAlive);
-      raw.end();
+      sse.end();
     }
   }
 }

@@ -2,6 +2,7 @@ import { Controller, Get, Param, Query, Req, Res } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { validationError } from '../../common/api-error';
+import { wantsEventStream } from '../../http/accept';
 import { AllowQuery, integerParam } from '../../http/strict-query';
 import { Tenant } from '../../http/tenant.decorator';
 import { EventsDocs } from '../../openapi/routes/execution-events.docs';
@@ -9,8 +10,6 @@ import { ReplayEventsQuery } from '../queries/replay-events.query';
 import { EventStreamResponder } from './event-stream.responder';
 import { ID } from './executions.controller';
 
-const wantsEventStream = (accept: string | undefined) =>
-  (accept ?? '').split(',').some((type) => type.split(';')[0].trim().toLowerCase() === 'text/event-stream');
 
 /** §5: one URL, JSON replay or an SSE stream depending on `Accept`. */
 @Controller('v1/executions')

@@ -10,6 +10,7 @@ import {
   StoreUnavailableError,
   SubscribeOptions,
 } from './event-store';
+import { upcast } from '../events/upcasters';
 
 /** Told the outcome of every append the application makes (readiness, read-your-writes, metrics). */
 export interface AppendObserver {
@@ -17,8 +18,11 @@ export interface AppendObserver {
   refused(error: StoreUnavailableError): void;
 }
 
-/** The configured adapter, with every append's outcome reported to the observers. */
-export class ObservedEventStore implements EventStore {
+/**
+ * The configured adapter as the application sees it: every append's outcome is reported to the
+ * observers, and every event read comes back upcast to its current schema version.
+ */
+export class EventStoreGateway implements EventStore {
   private readonly observers: AppendObserver[] = [];
 
   constructor(private readonly store: EventStore) {}
@@ -45,32 +49,34 @@ export class ObservedEventStore implements EventStore {
     }
   }
 
-  readStream(streamId: string, options?: ReadOptions): Promise<StoredEvent[]> {
-    return this.store.readStream(streamId, options);
+  async readStream(streamId: string, options?: ReadOptions): Promise<StoredEvent[]> {
+    return (await this.store.readStream(streamId, options)).map(upcast);
   }
 
   streamHead(streamId: string): Promise<number | null> {
     return this.store.streamHead(streamId);
   }
 
-  readAll(options?: ReadOptions): Promise<StoredEvent[]> {
-    return this.store.readAll(options);
+  async readAll(options?: ReadOptions): Promise<StoredEvent[]> {
+    return (await this.store.readAll(options)).map(upcast);
   }
 
   headPosition(): Promise<number> {
     return this.store.headPosition();
   }
 
-  subscribeToStream(streamId: string, options?: SubscribeOptions): AsyncIterable<StoredEvent> {
-    return this.store.subscribeToStream(streamId, options);
+  async *subscribeToStream(streamId: string, options?: SubscribeOptions): AsyncGenerator<StoredEvent> {
+    for await (const event of this.store.subscribeToStream(streamId, options)) yield upcast(event);
   }
 
-  subscribeToAll(options?: SubscribeOptions): AsyncIterable<StoredEvent> {
-    return this.store.subscribeToAll(options);
+  async *subscribeToAll(options?: SubscribeOptions): AsyncGenerator<StoredEvent> {
+    for await (const event of this.store.subscribeToAll(options)) yield upcast(event);
   }
 
-  subscribeToAllFiltered(options: FilteredSubscribeOptions): AsyncIterable<AllSubscriptionItem> {
-    return this.store.subscribeToAllFiltered(options);
+  async *subscribeToAllFiltered(options: FilteredSubscribeOptions): AsyncGenerator<AllSubscriptionItem> {
+    for await (const item of this.store.subscribeToAllFiltered(options)) {
+      yield item.kind === 'event' ? { kind: 'event', event: upcast(item.event) } : item;
+    }
   }
 
   close(): Promise<void> {

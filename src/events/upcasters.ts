@@ -1,0 +1,41 @@
+import { StoredEvent } from '../event-store/event-store';
+
+/**
+ * Schema evolution (rule 5): every stored event carries `metadata.schemaVersion`, and the
+ * upcasters below turn an older shape into the current one on every read path (folds,
+ * projections, replay, SSE, the feed), so a schema change is: add an upcaster, bump the
+ * version, rebuild. Stored events are never rewritten.
+ */
+export interface Upcaster {
+  /** The version this step reads; it returns the event at `from + 1`. */
+  from: number;
+  /** Streams it applies to (by id prefix). */
+  streamPrefix: string;
+  upcast(type: string, data: Record<string, unknown>): Record<string, unknown>;
+}
+
+/** The version new execution events are written at. */
+export const EXECUTION_SCHEMA_VERSION = 2;
+
+const UPCASTERS: readonly Upcaster[] = [
+  {
+    // Version 1 let `run.completed` leave out `usage`; version 2 always has it (null when unknown).
+    from: 1,
+    streamPrefix: 'execution-',
+    upcast: (type, data) => (type === 'run.completed' && !('usage' in data) ? { ...data, usage: null } : data),
+  },
+];
+
+/** The event in its current shape; events already current come back as they are. */
+export function upcast(event: StoredEvent): StoredEvent {
+  let current = event;
+  for (const step of UPCASTERS) {
+    if (current.metadata.schemaVersion !== step.from || !current.streamId.startsWith(step.streamPrefix)) continue;
+    current = {
+      ...current,
+      data: step.upcast(current.type, current.data),
+      metadata: { ...current.metadata, schemaVersion: step.from + 1 },
+    };
+  }
+  return current;
+}

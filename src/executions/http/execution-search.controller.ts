@@ -1,0 +1,46 @@
+import { Controller, Get, Query } from '@nestjs/common';
+import { QueryBus } from '@nestjs/cqrs';
+import { validationError } from '../../common/api-error';
+import { AllowQuery, integerParam } from '../../http/strict-query';
+import { Tenant } from '../../http/tenant.decorator';
+import { SearchExecutionsDocs } from '../../openapi/routes/execution-search.docs';
+import { ExecutionStatus } from '../domain/execution-state';
+import { decodeCursor } from '../queries/search-cursor';
+import { SearchExecutionsQuery } from '../queries/search-executions.query';
+
+const STATUSES: readonly ExecutionStatus[] = ['queued', 'running', 'requires_action', 'completed', 'failed', 'cancelled'];
+const ISO = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2}))?$/;
+
+/** An ISO-8601 instant, normalised to the form `createdAt` is stored in, so string order is time order. */
+function instant(value: unknown, name: string): string | undefined {
+  if (value === undefined) return undefined;
+  const time = typeof value === 'string' && ISO.test(value) ? Date.parse(value) : NaN;
+  if (Number.isNaN(time)) throw validationError(`${name} must be an ISO-8601 date-time such as 2026-09-02T10:00:00.000Z`);
+  return new Date(time).toISOString();
+}
+
+/** Search (newest first, cursor pages); every filter is optional and they combine with AND. */
+@Controller('v1/executions')
+export class ExecutionSearchController {
+  constructor(private readonly queries: QueryBus) {}
+
+  @Get()
+  @SearchExecutionsDocs()
+  @AllowQuery('conversationId', 'status', 'provider', 'createdAfter', 'createdBefore', 'limit', 'cursor')
+  async search(@Tenant() tenantId: string, @Query() query: Record<string, string | undefined>) {
+    if (query.status !== undefined && !STATUSES.includes(query.status as ExecutionStatus)) {
+      throw validationError(`status must be one of ${STATUSES.join(', ')}`);
+    }
+    return this.queries.execute(
+      new SearchExecutionsQuery(tenantId, {
+        conversationId: query.conversationId,
+        status: query.status as ExecutionStatus | undefined,
+        provider: query.provider,
+        createdAfter: instant(query.createdAfter, 'createdAfter'),
+        createdBefore: instant(query.createdBefore, 'createdBefore'),
+        limit: integerParam(query.limit, 'limit', 1, 100) ?? 20,
+        beforePosition: query.cursor === undefined ? undefined : decodeCursor(query.cursor),
+      }),
+    );
+  }
+}

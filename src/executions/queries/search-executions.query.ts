@@ -1,0 +1,28 @@
+import { Query } from '@nestjs/cqrs';
+import { ExecutionStatus } from '../domain/execution-state';
+import { ExecutionView } from '../execution-view';
+
+export interface ExecutionSearch {
+  conversationId?: string;
+  status?: ExecutionStatus;
+  provider?: string;
+  createdAfter?: string;
+  createdBefore?: string;
+  limit: number;
+  /** Decoded from the opaque cursor: the page starts below this position. */
+  beforePosition?: number;
+}
+
+export interface ExecutionSearchPage {
+  executions: ExecutionView[];
+  nextCursor: string | null;
+}
+
+export class SearchExecutionsQuery extends Query<ExecutionSearchPage> {
+  constructor(
+    readonly tenantId: string,
+    readonly search: ExecutionSearch,
+  ) {
+    super();
+  }
+}

@@ -1,0 +1,39 @@
+import { IQueryHandler, Query, QueryHandler } from '@nestjs/cqrs';
+import { Inject } from '@nestjs/common';
+import { EVENT_STORE, EventStore } from '../event-store/event-store';
+import { FEED_STREAM_PREFIXES, FeedEvent, toFeedEvent } from './feed-event';
+
+export interface FeedPage {
+  events: FeedEvent[];
+  /** The feed is complete up to here: a client resumes from it even after an empty page. */
+  lastPosition: number;
+}
+
+export class ReadFeedQuery extends Query<FeedPage> {
+  constructor(
+    readonly tenantId: string,
+    readonly after: number,
+    readonly limit: number,
+  ) {
+    super();
+  }
+}
+
+@QueryHandler(ReadFeedQuery)
+export class ReadFeedHandler implements IQueryHandler<ReadFeedQuery> {
+  constructor(@Inject(EVENT_STORE) private readonly store: EventStore) {}
+
+  /**
+   * The head is read first: everything at or below it was stored before the page was read, so a
+   * page that is not full is complete up to the head (or its own last event, if later).
+   */
+  async execute({ tenantId, after, limit }: ReadFeedQuery): Promise<FeedPage> {
+    const head = await this.store.headPosition();
+    const page = await this.store.readAll({ after, limit, filter: { tenantId, streamPrefixes: FEED_STREAM_PREFIXES } });
+    const last = page.at(-1)?.position ?? after;
+    return {
+      events: page.map(toFeedEvent),
+      lastPosition: page.length === limit ? last : Math.max(head, last, after),
+    };
+  }
+}

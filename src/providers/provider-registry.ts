@@ -1,5 +1,7 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable, Optional } from '@nestjs/common';
 import { ApiError } from '../common/api-error';
+import { CONFIG, Config } from '../config/config';
+import { createProvider } from './create-provider';
 import { Provider, ProviderManifest } from './provider';
 import { ScriptedProvider } from './scripted/scripted.provider';
 
@@ -7,8 +9,10 @@ import { ScriptedProvider } from './scripted/scripted.provider';
 export class ProviderRegistry {
   private readonly providers = new Map<string, Provider>();
 
-  constructor() {
+  /** The built-in `scripted` always, then PROVIDERS_CONFIG's instances in the file's order. */
+  constructor(@Optional() @Inject(CONFIG) config?: Pick<Config, 'providers'>) {
     this.register(new ScriptedProvider());
+    for (const settings of config?.providers ?? []) this.register(createProvider(settings));
   }
 
   register(provider: Provider): void {
@@ -24,5 +28,4 @@ export class ProviderRegistry {
     if (!provider) throw new ApiError('PROVIDER_NOT_FOUND', `provider ${id} not found`);
     return provider;
   }
-
 }

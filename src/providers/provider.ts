@@ -66,6 +66,12 @@ export class ProviderFailure extends Error {
 
 export interface Provider {
   readonly manifest: ProviderManifest;
+  /**
+   * The `provider.event` namespace: the vocabulary of the provider's kind (`openai`, `anthropic`,
+   * `scripted`), so that events read the same whatever an instance is called. Defaults to the
+   * manifest id.
+   */
+  readonly eventNamespace?: string;
   /** Checks the config's shape before anything is appended: a message when it is wrong, else null. */
   validateConfig(config: Record<string, unknown>): string | null;
   run(run: ProviderRun): Promise<ProviderOutcome>;

@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Provider, ProviderFailure, ProviderOutcome, ProviderRun } from '../provider';
+import { Provider, ProviderFailure, ProviderManifest, ProviderOutcome, ProviderRun } from '../provider';
 import { SCRIPTED_MANIFEST } from './scripted-manifest';
 import { ScriptStep, ScriptedConfig, scriptedConfigProblem } from './scripted-config';
 
@@ -9,7 +9,13 @@ const echoSteps = (text: string): ScriptStep[] =>
 
 /** The deterministic provider of binding §11, for demos, tests and conformance checks. */
 export class ScriptedProvider implements Provider {
-  readonly manifest = SCRIPTED_MANIFEST;
+  readonly manifest: ProviderManifest;
+  readonly eventNamespace = 'scripted';
+
+  /** The built-in `scripted`, or another instance of it named in PROVIDERS_CONFIG. */
+  constructor(identity?: { id: string; displayName: string }) {
+    this.manifest = identity ? { ...SCRIPTED_MANIFEST, ...identity } : SCRIPTED_MANIFEST;
+  }
 
   validateConfig(config: Record<string, unknown>): string | null {
     return scriptedConfigProblem(config);

@@ -25,6 +25,7 @@ import { RestartSweepReadiness } from './health/restart-sweep.readiness';
 import { ExecutionSearchController } from './executions/http/execution-search.controller';
 import { SearchExecutionsHandler } from './executions/queries/search-executions.handler';
 import { FeedController } from './feed/feed.controller';
+import { MetricsModule } from './metrics/metrics.module';
 import { FeedStreamResponder } from './feed/feed-stream.responder';
 import { ReadFeedHandler } from './feed/read-feed.query';
 import { ApiExceptionFilter } from './http/api-exception.filter';
@@ -45,6 +46,7 @@ export class AppModule {
         ReadModelModule,
         HealthModule,
         CqrsModule.forRoot(),
+        MetricsModule,
       ],
       controllers: [
         RuntimeController,

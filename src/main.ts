@@ -2,6 +2,10 @@ import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
 import { createApp } from './app';
 import { ConfigError, loadConfig } from './config/config';
+import { ShutdownState } from './health/shutdown-state';
+
+/** Below the usual 10 s grace period of a rolling restart. */
+const SHUTDOWN_DEADLINE_MS = 8000;
 
 async function main(): Promise<void> {
   let config;
@@ -25,7 +29,24 @@ async function main(): Promise<void> {
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     process.once(signal, () => {
       logger.log(`${signal} received, shutting down`);
-      void app.close().then(() => process.exit(0));
+      // Readiness says no at once, before Nest's shutdown hooks start ending streams.
+      app.get(ShutdownState).begin();
+      // An orchestrator kills the process after its grace period (often 10 s); a shutdown that
+      // hangs must not be the reason, and a second signal still stops the process at once.
+      setTimeout(() => {
+        logger.error(`shutdown took over ${SHUTDOWN_DEADLINE_MS} ms; exiting anyway`);
+        process.exit(1);
+      }, SHUTDOWN_DEADLINE_MS).unref();
+      app.close().then(
+        () => {
+          logger.log('shut down');
+          process.exit(0);
+        },
+        (error: Error) => {
+          logger.error(`shutdown failed: ${error.message}`);
+          process.exit(1);
+        },
+      );
     });
   }
 }

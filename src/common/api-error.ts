@@ -13,6 +13,7 @@ export const ERROR_STATUS = {
   RATE_LIMITED: 429,
   PROVIDER_ERROR: 502,
   SERVICE_UNAVAILABLE: 503,
+  INTERNAL_ERROR: 500,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

@@ -14,7 +14,7 @@ import { upcast } from '../events/upcasters';
 
 /** Told the outcome of every append the application makes (readiness, read-your-writes, metrics). */
 export interface AppendObserver {
-  appended(streamId: string, count: number, result: AppendResult, durationMs: number): void;
+  appended(streamId: string, events: readonly NewEvent[], result: AppendResult, durationMs: number): void;
   refused(error: StoreUnavailableError): void;
 }
 
@@ -41,7 +41,7 @@ export class EventStoreGateway implements EventStore {
     try {
       const result = await this.store.append(streamId, events, expected);
       const duration = performance.now() - started;
-      for (const observer of this.observers) observer.appended(streamId, events.length, result, duration);
+      for (const observer of this.observers) observer.appended(streamId, events, result, duration);
       return result;
     } catch (error) {
       if (error instanceof StoreUnavailableError) for (const observer of this.observers) observer.refused(error);

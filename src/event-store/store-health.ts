@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { AppendResult, StoreUnavailableError } from './event-store';
+import { StoreUnavailableError } from './event-store';
 import { AppendObserver } from './event-store-gateway';
 
 /**
@@ -19,7 +19,7 @@ export class StoreHealth implements AppendObserver {
     return this.refusal && { message: this.refusal.error.message, since: new Date(this.refusal.since).toISOString() };
   }
 
-  appended(_streamId: string, _count: number, _result: AppendResult): void {
+  appended(): void {
     this.refusal = null;
   }
 

@@ -24,6 +24,9 @@ function fromHttpException(exception: HttpException, request: FastifyRequest): A
   const status = exception.getStatus();
   if (status === 404) return new ApiError('NOT_FOUND', `no route ${request.method} ${request.url.split('?')[0]}`);
   if (status === 413) return new ApiError('PAYLOAD_TOO_LARGE', 'request body is larger than the configured limit');
+  if (status === 429) return new ApiError('RATE_LIMITED', exception.message);
+  if (status === 503) return new ApiError('SERVICE_UNAVAILABLE', exception.message);
+  if (status >= 500) return new ApiError('INTERNAL_ERROR', 'internal server error', undefined, status);
   return new ApiError('VALIDATION_ERROR', exception.message, undefined, status);
 }
 

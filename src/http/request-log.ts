@@ -9,7 +9,9 @@ export function installRequestLog(fastify: FastifyInstance): void {
   const logger = new Logger('HTTP');
   fastify.addHook('onResponse', async (request, reply) => {
     const line = `${request.method} ${request.url} ${reply.statusCode} ${reply.elapsedTime.toFixed(1)} ms`;
-    if (reply.statusCode >= 500) logger.error(line);
+    // 503 is an outage the client is told to wait out (store, identity provider), logged with its cause.
+    if (reply.statusCode === 503) logger.warn(line);
+    else if (reply.statusCode >= 500) logger.error(line);
     else logger.debug(line);
   });
 }

@@ -9,7 +9,7 @@ import { isProjectedStream } from './projection';
 export class WriteWatermark implements AppendObserver {
   position = 0;
 
-  appended(streamId: string, _count: number, result: AppendResult): void {
+  appended(streamId: string, _events: unknown, result: AppendResult): void {
     if (isProjectedStream(streamId) && result.position > this.position) this.position = result.position;
   }
 

@@ -1,4 +1,4 @@
-import { api, createConversation, startExecution, useApp, waitForExecution } from '../support/app-harness';
+import { api, createConversation, JsonResponse, startExecution, useApp, waitForExecution } from '../support/app-harness';
 import { expectError } from '../support/execution-helpers';
 
 /** Issue 7 item 6: `GET /v1/executions` — filters, newest first, opaque cursor pages. */
@@ -30,7 +30,7 @@ describe('execution search', () => {
     const seen: any[] = [];
     let cursor: string | null = null;
     do {
-      const res = await api(app.baseUrl, 'GET', `/v1/executions?${query}${cursor ? `&cursor=${cursor}` : ''}`);
+      const res: JsonResponse = await api(app.baseUrl, 'GET', `/v1/executions?${query}${cursor ? `&cursor=${cursor}` : ''}`);
       expect(res.status).toBe(200);
       expect(Object.keys(res.body).sort()).toEqual(['executions', 'nextCursor']);
       seen.push(...res.body.executions);

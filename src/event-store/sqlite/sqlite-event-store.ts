@@ -101,6 +101,8 @@ export class SqliteEventStore implements EventStore {
   private readonly signals = new WakeSignals();
   private queue: PendingAppend[] = [];
   private flushScheduled = false;
+  /** Told the size of each group commit (metrics); set by whoever cares. */
+  onCommit: ((appends: number, events: number) => void) | null = null;
   private closed = false;
   private readonly headOf: Database.Statement<[string], { revision: number }>;
   private readonly lastPosition: Database.Statement<[], { position: number | null }>;
@@ -194,12 +196,17 @@ export class SqliteEventStore implements EventStore {
       for (const pending of batch) pending.reject(failure as Error);
       return;
     }
+    let committed = 0;
     batch.forEach((pending, i) => {
       const outcome = outcomes[i];
       if (outcome instanceof Error) pending.reject(outcome);
-      else pending.resolve(outcome);
+      else {
+        committed += pending.rows.length;
+        pending.resolve(outcome);
+      }
     });
     if (touched.size > 0) this.signals.wake([...touched, ALL_STREAMS]);
+    this.onCommit?.(batch.length, committed);
   }
 
   private write(pending: PendingAppend, touched: Set<string>): AppendResult | Error {

@@ -1,0 +1,39 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { AuthFailure, Authenticator } from './authenticator';
+
+/**
+ * Paths any caller may reach with auth on: the orchestrator's probes carry no key, and the API
+ * document (with Swagger UI's files under /docs/) holds no tenant's data.
+ */
+const PUBLIC_PATHS = new Set<string>(['/health/live', '/health/ready', '/docs', '/metrics']);
+const PUBLIC_PREFIXES = ['/docs/'];
+
+const isPublic = (request: FastifyRequest) => {
+  const path = request.url.split('?')[0];
+  return PUBLIC_PATHS.has(path) || PUBLIC_PREFIXES.some((prefix) => path.startsWith(prefix));
+};
+
+/**
+ * Sets `request.tenantId`, or refuses the request. Shared by the onRequest hook and the
+ * framework-error handler, which Fastify calls before any hook.
+ */
+export async function authenticate(authenticator: Authenticator, request: FastifyRequest, reply: FastifyReply): Promise<void> {
+  if (!authenticator.enabled || isPublic(request)) return;
+  try {
+    request.tenantId = await authenticator.tenantOf(request.headers.authorization);
+  } catch (error) {
+    if (error instanceof AuthFailure) reply.headers(error.headers);
+    throw error;
+  }
+}
+
+/**
+ * Authentication as the first onRequest hook (binding §1, §12): it runs for unknown routes too,
+ * and before the body is read, so 401 precedes 415, 413 and 400. CORS and security headers, when
+ * they come, register before this so that preflights and refusals carry their headers.
+ */
+export function installAuthentication(fastify: FastifyInstance, authenticator: Authenticator): void {
+  fastify.decorateRequest('tenantId', undefined);
+  if (!authenticator.enabled) return;
+  fastify.addHook('onRequest', async (request, reply) => authenticate(authenticator, request, reply));
+}

@@ -1,0 +1,104 @@
+import { Logger } from '@nestjs/common';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
+import { authenticate } from '../auth/authentication.hook';
+import { Authenticator } from '../auth/authenticator';
+import { ApiError, errorEnvelope } from '../common/api-error';
+import { DrainBounds, drainRequestBody } from './drain-request-body';
+
+const logger = new Logger('HTTP');
+
+/** Router errors raised before any hook or route runs, by code. */
+function fromRouterError(error: FastifyError): ApiError {
+  switch (error.code) {
+    case 'FST_ERR_BAD_URL':
+      return new ApiError('VALIDATION_ERROR', 'the request path has a malformed percent-encoding');
+    case 'FST_ERR_MAX_PARAM_LENGTH':
+      // Ids are opaque (§1): one too long to route cannot exist.
+      return new ApiError('NOT_FOUND', 'no such resource');
+    default:
+      logger.error(`router error ${error.code}: ${error.message}`);
+      return new ApiError('VALIDATION_ERROR', 'the request could not be routed');
+  }
+}
+
+/**
+ * Fastify's `frameworkErrors`: these requests bypass every hook and Nest's exception filter, so
+ * this answers them itself — authentication first, as for any other request, then the binding's
+ * envelope.
+ */
+export function frameworkErrorHandler(authenticator: Authenticator, drain: DrainBounds) {
+  return (error: FastifyError, request: FastifyRequest, reply: FastifyReply): void => {
+    void (async () => {
+      let answer: ApiError;
+      try {
+        await authenticate(authenticator, request, reply);
+        answer = fromRouterError(error);
+      } catch (refusal) {
+        answer = refusal instanceof ApiError ? refusal : new ApiError('VALIDATION_ERROR', 'the request could not be routed');
+      }
+      if (!(await drainRequestBody(request.raw, drain))) reply.header('connection', 'close');
+      await reply.status(answer.status).type('application/json; charset=utf-8').send(errorEnvelope(answer));
+    })().catch((failure) => {
+      logger.error(`answering a router error failed: ${(failure as Error).message}`);
+      if (!reply.raw.headersSent) reply.raw.destroy();
+    });
+  };
+}
+
+/**
+ * Node's `clientError`: the request could not even be parsed (bad header syntax, headers too
+ * large, a request that never finished arriving). There is no request to authenticate; the answer
+ * is written to the socket directly, in the envelope, and the connection closes.
+ */
+export function clientErrorHandler(error: NodeJS.ErrnoException, socket: Socket): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const [status, message] =
+    error.code === 'HPE_HEADER_OVERFLOW'
+      ? [431, 'the request headers are too large']
+      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? [408, 'the request did not arrive in time']
+        : [400, 'the request is not valid HTTP'];
+  const body = JSON.stringify(errorEnvelope(new ApiError('VALIDATION_ERROR', message, undefined, status)));
+  if (!socket.writable) {
+    socket.destroy();
+    return;
+  }
+  socket.end(
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n` +
+      'content-type: application/json; charset=utf-8\r\n' +
+      `content-length: ${Buffer.byteLength(body)}\r\n` +
+      'connection: close\r\n\r\n' +
+      body,
+  );
+}
+
+/**
+ * Node answers an HTTP/1.1 request without `Host` with an empty 400 of its own unless told not to
+ * (`http.requireHostHeader: false`); this hook gives the same refusal in the envelope, after auth.
+ */
+export function installHostCheck(fastify: FastifyInstance): void {
+  fastify.addHook('onRequest', async (request) => {
+    if (request.raw.httpVersion === '1.1' && request.headers.host === undefined) {
+      throw new ApiError('VALIDATION_ERROR', 'an HTTP/1.1 request needs a Host header');
+    }
+  });
+}
+
+/**
+ * While it closes, Fastify answers requests that still arrive on open keep-alive connections with
+ * a 503 body of its own (`return503OnClosing`). With that option off, this hook gives the same
+ * answer in the envelope, with Retry-After, before anything else runs — auth included.
+ */
+export function installClosingAnswer(fastify: FastifyInstance): void {
+  let closing = false;
+  fastify.addHook('preClose', async () => {
+    closing = true;
+  });
+  fastify.addHook('onRequest', async (_request, reply) => {
+    if (!closing) return;
+    reply.header('retry-after', '1').header('connection', 'close');
+    throw new ApiError('SERVICE_UNAVAILABLE', 'the server is shutting down; retry shortly');
+  });
+}

@@ -1,0 +1,44 @@
+import { applyDecorators } from '@nestjs/common';
+import { ApiBody, ApiExtraModels, ApiOkResponse, ApiParam, getSchemaPath } from '@nestjs/swagger';
+import { RouteDocs } from '../route-docs';
+import { Action, ActionList, ApprovalAnswer, InputAnswer } from '../schemas/action.schema';
+import { ArtifactList } from '../schemas/artifact.schema';
+import { ExecutionIdParam } from './executions.docs';
+
+/** §6. */
+export const ActionsDocs = () =>
+  applyDecorators(
+    RouteDocs({ tag: 'actions', summary: "An execution's actions, in creation order", errors: ['NOT_FOUND'] }),
+    ExecutionIdParam(),
+    ApiOkResponse({ type: ActionList }),
+  );
+
+export const RespondDocs = () =>
+  applyDecorators(
+    RouteDocs({
+      tag: 'actions',
+      summary: 'Answer an action',
+      description:
+        'Checks in this order: unknown execution (404 NOT_FOUND) → unknown action (404 ACTION_NOT_FOUND) → already answered ' +
+        "(409 ACTION_ALREADY_RESOLVED; of racing answers exactly one wins) → action cancelled or execution ended (409 INVALID_STATE) → body of the wrong shape for the action's kind, " +
+        "or a value that fails its inputSchema (400). Appends exactly one `action.responded`.",
+      body: true,
+      errors: ['NOT_FOUND', 'ACTION_NOT_FOUND', 'ACTION_ALREADY_RESOLVED', 'INVALID_STATE', 'STORE_UNAVAILABLE'],
+    }),
+    ExecutionIdParam(),
+    ApiParam({ name: 'actionId', description: "Action id (from `action.required`; never contains ':' or '/')" }),
+    ApiExtraModels(ApprovalAnswer, InputAnswer),
+    ApiBody({
+      description: '`{decision, comment?}` for an approval action, `{value}` for an input action',
+      schema: { oneOf: [{ $ref: getSchemaPath(ApprovalAnswer) }, { $ref: getSchemaPath(InputAnswer) }] },
+    }),
+    ApiOkResponse({ type: Action, description: 'The action, now `resolved`' }),
+  );
+
+/** §7. */
+export const ArtifactsDocs = () =>
+  applyDecorators(
+    RouteDocs({ tag: 'artifacts', summary: "An execution's artifact descriptors, in creation order", errors: ['NOT_FOUND'] }),
+    ExecutionIdParam(),
+    ApiOkResponse({ type: ArtifactList }),
+  );

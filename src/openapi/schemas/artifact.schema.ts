@@ -1,0 +1,31 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { ISO_TIME, JSON_OBJECT } from './json';
+
+/** §7: a descriptor only; no artifact bytes are stored or proxied. */
+export class Artifact {
+  @ApiProperty()
+  id!: string;
+
+  @ApiProperty()
+  executionId!: string;
+
+  @ApiProperty({ minLength: 1, maxLength: 255, example: 'report.pdf' })
+  name!: string;
+
+  @ApiProperty({ example: 'application/pdf', description: 'RFC 6838 type/subtype, parameters allowed, no wildcards' })
+  mediaType!: string;
+
+  @ApiProperty(ISO_TIME)
+  createdAt!: string;
+
+  @ApiProperty({ type: String, format: 'uri', nullable: true, example: 'https://files.example/report.pdf' })
+  uri!: string | null;
+
+  @ApiProperty(JSON_OBJECT)
+  metadata!: Record<string, unknown>;
+}
+
+export class ArtifactList {
+  @ApiProperty({ type: () => [Artifact], description: 'In creation order' })
+  artifacts!: Artifact[];
+}

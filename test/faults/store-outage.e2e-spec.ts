@@ -36,7 +36,7 @@ describe('store outages through HTTP (real SQLite failures)', () => {
   afterEach(() => app?.close());
 
   it('an outage of a few seconds while six executions stream: no hole, every run completes, 503 not 500, byte-identical after restart', async () => {
-    app = await startApp({ storeRetryMs: 30_000 });
+    app = await startApp({ storeRetryMs: 30_000, logLevel: 'silent' });
     store = app.app.get(EVENT_STORE);
     const { call, statuses } = recording(app.baseUrl);
     const conversationId = await createConversation(app.baseUrl);
@@ -95,7 +95,7 @@ describe('store outages through HTTP (real SQLite failures)', () => {
   }, 120_000);
 
   it('an outage longer than STORE_RETRY_MS ends every streaming run with RUNTIME_INTERRUPTED once the store is back, with no hole', async () => {
-    app = await startApp({ storeRetryMs: 400 });
+    app = await startApp({ storeRetryMs: 400, logLevel: 'silent' });
     store = app.app.get(EVENT_STORE);
     const conversationId = await createConversation(app.baseUrl);
     const scripts = Array.from({ length: 3 }, (_, k) => script(`long${k}`, 40));
@@ -130,7 +130,7 @@ describe('store outages through HTTP (real SQLite failures)', () => {
   }, 60_000);
 
   it('a cancel during an outage answers 503, a retried cancel joins it, and the run ends cancelled once the store is back', async () => {
-    app = await startApp({ storeRetryMs: 30_000 });
+    app = await startApp({ storeRetryMs: 30_000, logLevel: 'silent' });
     store = app.app.get(EVENT_STORE);
     const conversationId = await createConversation(app.baseUrl);
     const id = (await startExecution(app.baseUrl, { conversationId, config: { script: script('c', 40) } })).body.id;
@@ -158,7 +158,7 @@ describe('store outages through HTTP (real SQLite failures)', () => {
   }, 60_000);
 
   it('a launch that cannot store run.started still answers 201 and ends the run; the key then returns the ended execution', async () => {
-    app = await startApp({ storeRetryMs: 300 });
+    app = await startApp({ storeRetryMs: 300, logLevel: 'silent' });
     store = app.app.get(EVENT_STORE);
     const conversationId = await createConversation(app.baseUrl);
     let refuse = true;

@@ -46,28 +46,21 @@ interface PendingAppend {
 
 const READ_CHUNK = 1000;
 
-interface FilterParams {
-  after: number;
-  prefixes: string | null;
-  types: string | null;
-  tenant: string | null;
-}
-
-// Named parameters: better-sqlite3 refuses positional values for numbered ones (?1, ?2) that the
-// SQL repeats. The tenant test goes first so that `events_by_tenant` serves tenant-scoped reads.
-const FILTERED = `SELECT * FROM events WHERE position > @after
-  AND (@tenant IS NULL OR tenant_id = @tenant)
-  AND (@prefixes IS NULL OR EXISTS (SELECT 1 FROM json_each(@prefixes) p WHERE substr(stream_id, 1, length(p.value)) = p.value))
-  AND (@types IS NULL OR type IN (SELECT value FROM json_each(@types)))
-  ORDER BY position`;
-
-function filterParams(filter: AllFilter, after: number): FilterParams {
-  return {
-    after,
-    prefixes: filter.streamPrefixes ? JSON.stringify(filter.streamPrefixes) : null,
-    types: filter.types ? JSON.stringify(filter.types) : null,
-    tenant: filter.tenantId ?? null,
-  };
+/**
+ * The SQL of a filtered read: the filter's values become literals of the statement text (tested by
+ * plain comparisons per row, no JSON parsing), and each distinct filter's statement is prepared once.
+ * The tenant test goes first so that `events_by_tenant` serves tenant-scoped reads.
+ */
+function filteredSql(filter: AllFilter, limit: string): string {
+  const where = ['position > ?'];
+  const literal = (text: string) => `'${text.replace(/'/g, "''")}'`;
+  if (filter.tenantId !== undefined) where.push(`tenant_id = ${literal(filter.tenantId)}`);
+  if (filter.streamPrefixes) {
+    const tests = filter.streamPrefixes.map((p) => `substr(stream_id, 1, ${[...p].length}) = ${literal(p)}`);
+    where.push(tests.length > 0 ? `(${tests.join(' OR ')})` : '0');
+  }
+  if (filter.types) where.push(filter.types.length > 0 ? `type IN (${filter.types.map(literal).join(', ')})` : '0');
+  return `SELECT * FROM events WHERE ${where.join(' AND ')} ORDER BY position LIMIT ${limit}`;
 }
 
 function toStored(row: EventRow): StoredEvent {
@@ -106,8 +99,7 @@ export class SqliteEventStore implements EventStore {
   private closed = false;
   private readonly headOf: Database.Statement<[string], { revision: number }>;
   private readonly lastPosition: Database.Statement<[], { position: number | null }>;
-  private readonly filteredChunkAfter: Database.Statement<[FilterParams], EventRow>;
-  private readonly filteredAfter: Database.Statement<[FilterParams & { limit: number }], EventRow>;
+  private readonly filteredStatements = new Map<string, Database.Statement<[number, ...number[]], EventRow>>();
   private readonly insert: Database.Statement<unknown[]>;
   private readonly streamAfter: Database.Statement<[string, number, number], EventRow>;
   private readonly allAfter: Database.Statement<[number, number], EventRow>;
@@ -122,8 +114,6 @@ export class SqliteEventStore implements EventStore {
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     this.lastPosition = db.prepare('SELECT max(position) AS position FROM events');
-    this.filteredChunkAfter = db.prepare(`${FILTERED} LIMIT ${READ_CHUNK}`);
-    this.filteredAfter = db.prepare(`${FILTERED} LIMIT @limit`);
     this.streamAfter = db.prepare(
       'SELECT * FROM events WHERE stream_id = ? AND revision > ? ORDER BY revision LIMIT ?',
     );
@@ -249,7 +239,7 @@ export class SqliteEventStore implements EventStore {
     this.assertOpen();
     const { after = 0, limit = -1, types, filter } = options;
     const rows = this.reading(() => {
-      if (filter) return this.filteredAfter.all({ ...filterParams({ ...filter, types: filter.types ?? types }, after), limit });
+      if (filter) return this.filtered({ ...filter, types: filter.types ?? types }, '?').all(after, limit);
       return types ? this.allOfTypesAfter.all(after, JSON.stringify(types), limit) : this.allAfter.all(after, limit);
     });
     return rows.map(toStored);
@@ -283,8 +273,9 @@ export class SqliteEventStore implements EventStore {
    * after a short chunk everything up to that position has been seen: that is the checkpoint.
    */
   async *subscribeToAllFiltered({ filter, after, signal }: FilteredSubscribeOptions): AsyncGenerator<AllSubscriptionItem> {
+    const chunk = this.filtered(filter, String(READ_CHUNK));
     const readChunk = this.db.transaction((from: number) => ({
-      rows: this.filteredChunkAfter.all(filterParams(filter, from)),
+      rows: chunk.all(from),
       head: this.lastPosition.get()?.position ?? 0,
     }));
     let cursor = after ?? 0;
@@ -334,6 +325,18 @@ export class SqliteEventStore implements EventStore {
         wait.cancel();
       }
     }
+  }
+
+  private filtered(filter: AllFilter, limit: string): Database.Statement<[number, ...number[]], EventRow> {
+    const sql = filteredSql(filter, limit);
+    let statement = this.filteredStatements.get(sql);
+    if (!statement) {
+      // One statement per tenant's feed: a bound keeps many tenants from growing the cache forever.
+      if (this.filteredStatements.size >= 256) this.filteredStatements.clear();
+      statement = this.db.prepare(sql);
+      this.filteredStatements.set(sql, statement);
+    }
+    return statement;
   }
 
   private reading<T>(read: () => T): T {

@@ -26,6 +26,9 @@ export const EXECUTIONS_DDL = `
   CREATE INDEX executions_in_flight ON executions (status) WHERE status IN ('queued', 'running', 'requires_action');
 `;
 
+/** Events that leave the state as it was but for its last sequence. */
+const STREAMED = new Set(['output.text.delta', 'provider.event']);
+
 interface Row {
   tenantId: string;
   state: ExecutionState;
@@ -49,6 +52,8 @@ export const executionsProjection: Projection = {
     const get = db.prepare<[string], { tenant_id: string; state: string; text_so_far: string; usage: string | null; last_sequence: number; position: number }>(
       'SELECT tenant_id, state, text_so_far, usage, last_sequence, position FROM executions WHERE id = ?',
     );
+    const lastSequence = db.prepare<[string], { last_sequence: number }>('SELECT last_sequence FROM executions WHERE id = ?');
+    const streamed = db.prepare('UPDATE executions SET last_sequence = ?, text_so_far = text_so_far || ? WHERE id = ?');
     const upsert = db.prepare(
       `INSERT INTO executions (id, tenant_id, conversation_id, provider, status, created_at, input_text, output_text, text_so_far, usage, last_sequence, position, state)
        VALUES (@id, @tenantId, @conversationId, @provider, @status, @createdAt, @inputText, @outputText, @textSoFar, @usage, @lastSequence, @position, @state)
@@ -60,15 +65,31 @@ export const executionsProjection: Projection = {
       if (!row) return null;
       return {
         tenantId: row.tenant_id,
-        state: JSON.parse(row.state),
+        // The stored state's lastSequence may trail the column (streamed output moves only the column).
+        state: { ...JSON.parse(row.state), lastSequence: row.last_sequence },
         textSoFar: row.text_so_far,
         usage: row.usage === null ? null : JSON.parse(row.usage),
         lastSequence: row.last_sequence,
         position: row.position,
       };
     };
+    /**
+     * Streamed output changes nothing of the state but its last sequence: the common batch of
+     * deltas moves two columns instead of re-encoding the state (which carries the config).
+     */
+    const appendStreamed = (id: string, events: StoredEvent[]): boolean => {
+      if (!events.every((e) => STREAMED.has(e.type))) return false;
+      const current = lastSequence.get(id)?.last_sequence;
+      if (current === undefined) return false;
+      const fresh = events.filter((e) => e.revision + 1 > current);
+      if (fresh.length === 0) return true;
+      const text = fresh.map((e) => (e.type === 'output.text.delta' ? (e.data as { delta: string }).delta : '')).join('');
+      streamed.run(fresh[fresh.length - 1].revision + 1, text, id);
+      return true;
+    };
     return (events: StoredEvent[]) => {
       for (const [id, ofExecution] of groupByExecution(events)) {
+        if (appendStreamed(id, ofExecution)) continue;
         const row = fold(load(id), id, ofExecution);
         if (!row) continue;
         const { state } = row;

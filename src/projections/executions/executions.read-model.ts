@@ -51,7 +51,7 @@ export class ExecutionsReadModel {
 
   byId(id: string): ExecutionRow | undefined {
     const row = this.statements.byId.get(id);
-    return row && { tenantId: row.tenant_id, state: JSON.parse(row.state), lastSequence: row.last_sequence, position: row.position };
+    return row && toRow(row);
   }
 
   ofConversation(conversationId: string): ExecutionSummary[] {
@@ -81,6 +81,16 @@ export class ExecutionsReadModel {
         `SELECT tenant_id, state, last_sequence, position FROM executions WHERE ${where.join(' AND ')} ORDER BY position DESC LIMIT @limit`,
       )
       .all(filters) as { tenant_id: string; state: string; last_sequence: number; position: number }[];
-    return rows.map((row) => ({ tenantId: row.tenant_id, state: JSON.parse(row.state), lastSequence: row.last_sequence, position: row.position }));
+    return rows.map(toRow);
   }
+}
+
+/** Streamed output moves only the last_sequence column, so the state takes its value from there. */
+function toRow(row: { tenant_id: string; state: string; last_sequence: number; position: number }): ExecutionRow {
+  return {
+    tenantId: row.tenant_id,
+    state: { ...JSON.parse(row.state), lastSequence: row.last_sequence },
+    lastSequence: row.last_sequence,
+    position: row.position,
+  };
 }

@@ -49,7 +49,9 @@ function reportRuns(runs: RunObservation[], expected: number): boolean {
 }
 
 async function withServer<T>(label: string, body: (server: ServerProcess) => Promise<T>): Promise<T> {
-  const server = await ServerProcess.start({ cpuProfileDir: profileDir && join(profileDir, label) });
+  // Every client is one SSE stream of the `default` tenant: room for all of them, whatever the default cap.
+  const env = { SSE_MAX_STREAMS_PER_TENANT: String(Math.max(1000, 2 * EXECUTIONS)) };
+  const server = await ServerProcess.start({ cpuProfileDir: profileDir && join(profileDir, label), env });
   try {
     return await body(server);
   } finally {

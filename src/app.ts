@@ -1,28 +1,32 @@
-import { LogLevel, NestApplicationOptions } from '@nestjs/common';
+import { NestApplicationOptions } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
+import { LogController } from 'fastify';
 import { AppModule } from './app.module';
 import { installAuthentication } from './auth/authentication.hook';
 import { Authenticator } from './auth/authenticator';
 import { Config } from './config/config';
 import { drainBounds, installBodyDrain } from './http/drain-request-body';
-import { clientErrorHandler, frameworkErrorHandler, installClosingAnswer, installHostCheck } from './http/framework-errors';
+import { installEdgeHeaders } from './http/edge-headers';
+import { clientErrorHandler, frameworkErrorHandler, installClosingAnswer, installExpectationPassThrough, installHostCheck } from './http/framework-errors';
 import { installJsonBody } from './http/json-body';
+import { installRateLimit } from './http/rate-limit';
 import { installRequestLog } from './http/request-log';
+import { nestLogger, rootLogger, setLogLevel } from './observability/logger';
+import { requestIdOf } from './observability/request-id';
 import { setupApiDocs } from './openapi/api-docs';
-
-const LEVELS: Record<Config['logLevel'], LogLevel[] | false> = {
-  silent: false,
-  error: ['fatal', 'error'],
-  warn: ['fatal', 'error', 'warn'],
-  info: ['fatal', 'error', 'warn', 'log'],
-  debug: ['fatal', 'error', 'warn', 'log', 'debug'],
-};
 
 /** Builds the whole application for a configuration; main.ts and the e2e tests both use it. */
 export async function createApp(config: Config): Promise<NestFastifyApplication> {
+  // Before any logger is made: children keep the level they were made with.
+  setLogLevel(config.logLevel);
   const authenticator = new Authenticator(config.auth);
   const adapter = new FastifyAdapter({
+    // JSON lines through the one pino logger; request ids from X-Request-Id or generated, and one
+    // line per request from request-log.ts instead of Fastify's two.
+    loggerInstance: rootLogger(),
+    logController: new LogController({ disableRequestLogging: true }),
+    genReqId: requestIdOf,
     bodyLimit: config.bodyLimitBytes,
     // Ids in paths are opaque (§1): an id of any length must reach the route and answer 404, not
     // Fastify's raw 414 for params over its default 100 characters (Node caps the URL at 16 KiB).
@@ -34,17 +38,22 @@ export async function createApp(config: Config): Promise<NestFastifyApplication>
     http: { requireHostHeader: false },
     return503OnClosing: false,
   });
-  const options: NestApplicationOptions = { bodyParser: false, abortOnError: false, logger: LEVELS[config.logLevel] };
+  const options: NestApplicationOptions = { bodyParser: false, abortOnError: false, logger: nestLogger() };
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config), adapter, options);
   const fastify = app.getHttpAdapter().getInstance();
-  // Order matters: onRequest hooks run in the order they are added. A closing server refuses
-  // first; then auth, before anything that looks at the request.
+  // Order matters: onRequest hooks run in the order they are added. Security headers and CORS
+  // first (a preflight needs no key); then a closing server refuses; then auth, before anything
+  // that looks at the request, and the per-tenant rate limit once the tenant is known.
+  // The request's id, log context and closing line come before all of them (request-log.ts).
+  installRequestLog(fastify);
+  installEdgeHeaders(fastify, config.corsOrigins);
   installClosingAnswer(fastify);
   installAuthentication(fastify, authenticator);
+  installRateLimit(fastify, config.rateLimitPerMinute);
   installHostCheck(fastify);
+  installExpectationPassThrough(fastify.server);
   installJsonBody(fastify, config.bodyLimitBytes);
   installBodyDrain(fastify, config.bodyLimitBytes);
-  installRequestLog(fastify);
   // After the hooks, so the docs' routes pass through them like any other (auth exempts them).
   setupApiDocs(app);
   return app;

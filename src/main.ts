@@ -1,19 +1,24 @@
 import 'reflect-metadata';
+// First: with OTEL_EXPORTER_OTLP_ENDPOINT set, the tracing SDK must start before `http` is loaded.
+import { stopTracing } from './observability/tracing-bootstrap';
 import { Logger } from '@nestjs/common';
 import { createApp } from './app';
 import { ConfigError, loadConfig } from './config/config';
 import { ShutdownState } from './health/shutdown-state';
+import { exitLogger, nestLogger } from './observability/logger';
 
 /** Below the usual 10 s grace period of a rolling restart. */
 const SHUTDOWN_DEADLINE_MS = 8000;
 
 async function main(): Promise<void> {
+  // Every line is JSON on stdout (observability/logger.ts), from the first one on.
+  Logger.overrideLogger(nestLogger());
   let config;
   try {
     config = loadConfig();
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
-    process.stderr.write(`${error.message}\n`);
+    exitLogger().fatal({ context: 'Runledger', problems: error.problems }, error.message);
     process.exit(1);
   }
   const logger = new Logger('Runledger');
@@ -22,7 +27,7 @@ async function main(): Promise<void> {
     app = await createApp(config);
     await app.listen(config.port, config.host);
   } catch (error) {
-    process.stderr.write(`Runledger could not start: ${(error as Error).message}\n`);
+    exitLogger().fatal({ context: 'Runledger', err: error }, `Runledger could not start: ${(error as Error).message}`);
     process.exit(1);
   }
   logger.log(`serving on ${await app.getUrl()} with the ${config.eventStore} event store`);
@@ -38,7 +43,9 @@ async function main(): Promise<void> {
         process.exit(1);
       }, SHUTDOWN_DEADLINE_MS).unref();
       app.close().then(
-        () => {
+        async () => {
+          // The spans still batched go to the collector (at most 2 s) before the last line.
+          await stopTracing();
           logger.log('shut down');
           process.exit(0);
         },

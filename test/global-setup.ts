@@ -11,12 +11,14 @@
  * machine without Docker pays only for loading the library. RUNLEDGER_ESDB=off skips on purpose.
  */
 import type { StartedTestContainer } from 'testcontainers';
+import type { PostgresCluster } from './support/postgres-cluster';
 
 const DEFAULT_IMAGE = 'kurrentplatform/kurrentdb:25.0';
 
 /** Shared with global-teardown.ts: jest runs both in the same context. */
 export interface EsdbGlobal {
   __RUNLEDGER_ESDB_CONTAINER__?: StartedTestContainer;
+  __RUNLEDGER_PG_CLUSTER__?: PostgresCluster;
 }
 
 function firstLine(error: unknown): string {
@@ -75,7 +77,41 @@ async function decide(): Promise<{ url: string } | { skip: string }> {
   }
 }
 
+/**
+ * PostgreSQL, likewise: a throw-away cluster (test/support/postgres-cluster.ts) started once per
+ * run, in a temporary directory on a free port, stopped and deleted by global-teardown.ts.
+ * - RUNLEDGER_PG_URL: its `postgres` database as superuser (suites create their own databases), or
+ * - RUNLEDGER_PG_SKIP_REASON: why there is none (no binaries, RUNLEDGER_PG=off, initdb failed).
+ * RUNLEDGER_PG_REQUIRED=1 (set by .ci/run) turns a skip into a failed run.
+ */
+async function setUpPostgres(): Promise<void> {
+  if (process.env.RUNLEDGER_PG_URL || process.env.RUNLEDGER_PG_SKIP_REASON) return;
+  let skip: string;
+  if (process.env.RUNLEDGER_PG === 'off') {
+    skip = 'disabled by RUNLEDGER_PG=off';
+  } else {
+    const { findPostgresBinaries, startCluster } = await import('./support/postgres-cluster');
+    if (!findPostgresBinaries()) {
+      skip = 'no PostgreSQL binaries (initdb, pg_ctl): apt-get install postgresql-15, or set RUNLEDGER_PG_BIN';
+    } else {
+      try {
+        const cluster = await startCluster();
+        (globalThis as EsdbGlobal).__RUNLEDGER_PG_CLUSTER__ = cluster;
+        // Should jest die without its teardown, the server and its directory still go.
+        process.once('exit', () => cluster.destroySync());
+        process.env.RUNLEDGER_PG_URL = cluster.adminUrl;
+        return;
+      } catch (error) {
+        skip = `the PostgreSQL test cluster did not start: ${firstLine(error)}`;
+      }
+    }
+  }
+  if (process.env.RUNLEDGER_PG_REQUIRED === '1') throw new Error(`PostgreSQL is required (RUNLEDGER_PG_REQUIRED=1) but ${skip}`);
+  process.env.RUNLEDGER_PG_SKIP_REASON = skip;
+}
+
 export default async function globalSetup(): Promise<void> {
+  await setUpPostgres();
   // Watch mode runs this again; a decision already made (or a URL given by hand) stands.
   if (process.env.RUNLEDGER_ESDB_URL || process.env.RUNLEDGER_ESDB_SKIP_REASON) return;
   const outcome = await decide();

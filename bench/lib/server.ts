@@ -13,6 +13,8 @@ const MAIN = process.env.BENCH_SERVER_MAIN ? resolve(process.env.BENCH_SERVER_MA
 export interface ServerOptions {
   /** Write a V8 CPU profile (node --cpu-prof) of the server into this folder. */
   cpuProfileDir?: string;
+  /** More environment for the server (e.g. SSE_MAX_STREAMS_PER_TENANT for many clients). */
+  env?: Record<string, string>;
 }
 
 /** A port the OS just handed out and released: free unless someone grabs it in between. */
@@ -47,12 +49,20 @@ export class ServerProcess {
     // Synchronous last resort on exit / Ctrl-C / crash: kill the child, drop the temp folder.
     this.removeCleanup = onExit(() => {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-      rmSync(dir, { recursive: true, force: true });
+      if (!this.keepFiles) rmSync(dir, { recursive: true, force: true });
     });
   }
 
+  /** stop({ keepFiles: true }) leaves the files for a baseline read of them; they go when the bench exits. */
+  private keepFiles = false;
+
   get pid(): number {
     return this.child.pid!;
+  }
+
+  /** The server's event store file. */
+  get sqlitePath(): string {
+    return join(this.dir, 'runledger.db');
   }
 
   static async start(options: ServerOptions = {}): Promise<ServerProcess> {
@@ -66,7 +76,7 @@ export class ServerProcess {
     }
     const child = spawn(process.execPath, [...nodeArgs, MAIN], {
       cwd: ROOT,
-      env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', SQLITE_PATH: join(dir, 'runledger.db'), LOG_LEVEL: 'warn' },
+      env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', SQLITE_PATH: join(dir, 'runledger.db'), LOG_LEVEL: 'warn', ...options.env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     const server = new ServerProcess(child, `http://127.0.0.1:${port}`, dir);
@@ -97,7 +107,12 @@ export class ServerProcess {
   }
 
   /** SIGTERM (a graceful close, which also lets --cpu-prof write its profile), SIGKILL after 10 s. */
-  async stop(): Promise<void> {
+  async stop(options: { keepFiles?: boolean } = {}): Promise<void> {
+    if (options.keepFiles) {
+      this.keepFiles = true;
+      const dir = this.dir;
+      onExit(() => rmSync(dir, { recursive: true, force: true }));
+    }
     this.client.close();
     if (this.child.exitCode === null && this.child.signalCode === null) {
       this.child.kill('SIGTERM');

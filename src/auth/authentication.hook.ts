@@ -8,7 +8,7 @@ import { AuthFailure, Authenticator } from './authenticator';
 const PUBLIC_PATHS = new Set<string>(['/health/live', '/health/ready', '/docs', '/metrics']);
 const PUBLIC_PREFIXES = ['/docs/'];
 
-const isPublic = (request: FastifyRequest) => {
+export const isPublic = (request: FastifyRequest) => {
   const path = request.url.split('?')[0];
   return PUBLIC_PATHS.has(path) || PUBLIC_PREFIXES.some((prefix) => path.startsWith(prefix));
 };
@@ -29,8 +29,9 @@ export async function authenticate(authenticator: Authenticator, request: Fastif
 
 /**
  * Authentication as the first onRequest hook (binding §1, §12): it runs for unknown routes too,
- * and before the body is read, so 401 precedes 415, 413 and 400. CORS and security headers, when
- * they come, register before this so that preflights and refusals carry their headers.
+ * and before the body is read, so 401 precedes 415, 413 and 400. CORS and security headers
+ * register before this (see edge-headers.ts), so that preflights need no key and refusals carry
+ * their headers; the rate limit after it, as it counts per tenant.
  */
 export function installAuthentication(fastify: FastifyInstance, authenticator: Authenticator): void {
   fastify.decorateRequest('tenantId', undefined);

@@ -20,7 +20,7 @@ describe('configuration', () => {
     }
     expect(error).toBeInstanceOf(ConfigError);
     expect((error as ConfigError).problems).toEqual([
-      'EVENT_STORE must be one of sqlite, eventstoredb (got "mongo")',
+      'EVENT_STORE must be one of sqlite, eventstoredb, postgres (got "mongo")',
       'PORT must be an integer from 0 to 65535 (got "eighty")',
       'SSE_KEEPALIVE_MS must be an integer from 10 to 15000 (got "20000")',
     ]);
@@ -30,5 +30,47 @@ describe('configuration', () => {
     expect(() => loadConfig({ EVENT_STORE: 'eventstoredb' })).toThrow(/EVENTSTOREDB_CONNECTION_STRING is required/);
     expect(loadConfig({ EVENT_STORE: 'eventstoredb', EVENTSTOREDB_CONNECTION_STRING: 'esdb://localhost:2113?tls=false' }))
       .toMatchObject({ eventStore: 'eventstoredb' });
+  });
+
+  it('needs a postgres:// DATABASE_URL for PostgreSQL', () => {
+    expect(() => loadConfig({ EVENT_STORE: 'postgres' })).toThrow(/DATABASE_URL is required/);
+    expect(() => loadConfig({ EVENT_STORE: 'postgres', DATABASE_URL: 'mysql://localhost/db' })).toThrow(/must start with postgres:\/\//);
+    expect(loadConfig({ EVENT_STORE: 'postgres', DATABASE_URL: 'postgres://runledger@localhost:5432/runledger' })).toMatchObject({
+      eventStore: 'postgres',
+      databaseUrl: 'postgres://runledger@localhost:5432/runledger',
+      readModelPath: './data/read-models.db',
+    });
+  });
+});
+
+describe('limits, CORS (issue 8)', () => {
+  it('defaults: no rate limit, 100 event streams per tenant, CORS off', () => {
+    expect(loadConfig({})).toMatchObject({ rateLimitPerMinute: null, sseMaxStreamsPerTenant: 100, corsOrigins: null });
+  });
+
+  it('reads RATE_LIMIT_PER_MINUTE, SSE_MAX_STREAMS_PER_TENANT and CORS_ORIGINS', () => {
+    expect(
+      loadConfig({ RATE_LIMIT_PER_MINUTE: '600', SSE_MAX_STREAMS_PER_TENANT: '5', CORS_ORIGINS: ' https://app.example.com , http://localhost:5173' }),
+    ).toMatchObject({ rateLimitPerMinute: 600, sseMaxStreamsPerTenant: 5, corsOrigins: ['https://app.example.com', 'http://localhost:5173'] });
+    expect(loadConfig({ CORS_ORIGINS: '*' }).corsOrigins).toEqual(['*']);
+  });
+
+  it('reports every bad limit or origin in one ConfigError', () => {
+    let error: unknown;
+    try {
+      loadConfig({ RATE_LIMIT_PER_MINUTE: '0', SSE_MAX_STREAMS_PER_TENANT: 'many', CORS_ORIGINS: 'https://ok.example,https://app.example.com/,ftp://x.example,,nope' });
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    const problems = (error as ConfigError).problems;
+    expect(problems).toEqual([
+      'RATE_LIMIT_PER_MINUTE must be an integer from 1 to 1000000 (got "0")',
+      'SSE_MAX_STREAMS_PER_TENANT must be an integer from 1 to 100000 (got "many")',
+      expect.stringMatching(/^CORS_ORIGINS entry "https:\/\/app.example.com\/" must be/),
+      expect.stringMatching(/^CORS_ORIGINS entry "ftp:\/\/x.example" must be/),
+      expect.stringMatching(/^CORS_ORIGINS entry "" must be/),
+      expect.stringMatching(/^CORS_ORIGINS entry "nope" must be/),
+    ]);
   });
 });

@@ -6,11 +6,13 @@ import { readProvidersConfig } from '../providers/config/providers-file';
 export interface Config {
   host: string;
   port: number;
-  eventStore: 'sqlite' | 'eventstoredb';
+  eventStore: 'sqlite' | 'eventstoredb' | 'postgres';
   sqlitePath: string;
   /** The read models' own SQLite file (disposable: deleting it rebuilds them from the events). */
   readModelPath: string;
   eventStoreDbConnectionString: string | null;
+  /** DATABASE_URL: the PostgreSQL database of EVENT_STORE=postgres (postgres://user:pass@host:5432/db). */
+  databaseUrl: string | null;
   bodyLimitBytes: number;
   /** How often an idle SSE stream gets a `: keep-alive` comment; the binding caps it at 15 s. */
   sseKeepAliveMs: number;
@@ -25,6 +27,12 @@ export interface Config {
   providersConfigPath: string | null;
   /** Its validated instances, keys resolved from the variables they name (printed redacted). */
   providers: ProviderSettings[];
+  /** RATE_LIMIT_PER_MINUTE: requests per tenant per minute, or null (no limit). */
+  rateLimitPerMinute: number | null;
+  /** SSE_MAX_STREAMS_PER_TENANT: open event streams (both SSE routes together) per tenant. */
+  sseMaxStreamsPerTenant: number;
+  /** CORS_ORIGINS: the origins browsers may call from (`*` for any), or null (CORS off). */
+  corsOrigins: string[] | null;
 }
 
 export class ConfigError extends Error {
@@ -58,14 +66,42 @@ function oneOf<T extends string>(env: Env, name: string, allowed: readonly T[], 
 
 /** Beside the events file (`data/runledger.db` → `data/runledger.read-models.db`), so two stores never share one. */
 function defaultReadModelPath(eventStore: Config['eventStore'], sqlitePath: string): string {
-  if (eventStore === 'eventstoredb') return './data/read-models.db';
+  if (eventStore !== 'sqlite') return './data/read-models.db';
   return `${sqlitePath.replace(/\.(db|sqlite3?)$/, '')}.read-models.db`;
+}
+
+/**
+ * `CORS_ORIGINS=https://app.example.com,http://localhost:5173`: each an origin (scheme, host and
+ * optional port, nothing after), or `*` for any; unset or empty turns CORS off.
+ */
+function corsOrigins(env: Env, problems: string[]): string[] | null {
+  const raw = env.CORS_ORIGINS;
+  if (raw === undefined || raw.trim() === '') return null;
+  const origins = raw.split(',').map((entry) => entry.trim());
+  for (const origin of origins) {
+    if (origin === '*') continue;
+    let parsed: URL | null = null;
+    try {
+      parsed = new URL(origin);
+    } catch {
+      // reported below
+    }
+    if (!parsed || !['http:', 'https:'].includes(parsed.protocol) || parsed.origin !== origin) {
+      problems.push(`CORS_ORIGINS entry "${origin}" must be * or an origin such as https://app.example.com (http or https, host, optional port, no path or trailing slash)`);
+    }
+  }
+  return origins;
 }
 
 /** Reads and validates the whole configuration, reporting every problem at once. */
 export function loadConfig(env: Env = process.env): Config {
   const problems: string[] = [];
-  const eventStore = oneOf(env, 'EVENT_STORE', ['sqlite', 'eventstoredb'] as const, 'sqlite', problems);
+  const eventStore = oneOf(env, 'EVENT_STORE', ['sqlite', 'eventstoredb', 'postgres'] as const, 'sqlite', problems);
+  const databaseUrl = env.DATABASE_URL || null;
+  if (eventStore === 'postgres') {
+    if (!databaseUrl) problems.push('DATABASE_URL is required when EVENT_STORE=postgres');
+    else if (!/^postgres(ql)?:\/\/./.test(databaseUrl)) problems.push('DATABASE_URL must start with postgres:// or postgresql://');
+  }
   const connection = env.EVENTSTOREDB_CONNECTION_STRING || null;
   if (eventStore === 'eventstoredb') {
     if (!connection) problems.push('EVENTSTOREDB_CONNECTION_STRING is required when EVENT_STORE=eventstoredb');
@@ -82,6 +118,7 @@ export function loadConfig(env: Env = process.env): Config {
     sqlitePath,
     readModelPath: env.READ_MODEL_PATH || defaultReadModelPath(eventStore, sqlitePath),
     eventStoreDbConnectionString: connection,
+    databaseUrl,
     bodyLimitBytes: integer(env, 'BODY_LIMIT_BYTES', 1024 * 1024, 1024, 1024 * 1024 * 1024, problems),
     sseKeepAliveMs: integer(env, 'SSE_KEEPALIVE_MS', 15000, 10, 15000, problems),
     logLevel: oneOf(env, 'LOG_LEVEL', ['silent', 'error', 'warn', 'info', 'debug'] as const, 'info', problems),
@@ -89,6 +126,9 @@ export function loadConfig(env: Env = process.env): Config {
     storeRetryMs: integer(env, 'STORE_RETRY_MS', 30_000, 0, 3_600_000, problems),
     historyMaxTurns: integer(env, 'HISTORY_MAX_TURNS', 100, 0, 10_000, problems),
     ...readProvidersConfig(env, problems),
+    rateLimitPerMinute: env.RATE_LIMIT_PER_MINUTE ? integer(env, 'RATE_LIMIT_PER_MINUTE', 0, 1, 1_000_000, problems) : null,
+    sseMaxStreamsPerTenant: integer(env, 'SSE_MAX_STREAMS_PER_TENANT', 100, 1, 100_000, problems),
+    corsOrigins: corsOrigins(env, problems),
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return config;

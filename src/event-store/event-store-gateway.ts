@@ -11,6 +11,7 @@ import {
   SubscribeOptions,
 } from './event-store';
 import { upcast } from '../events/upcasters';
+import { inSpan } from '../observability/tracing';
 
 /** Told the outcome of every append the application makes (readiness, read-your-writes, metrics). */
 export interface AppendObserver {
@@ -36,17 +37,26 @@ export class EventStoreGateway implements EventStore {
     return this.store.kind;
   }
 
-  async append(streamId: string, events: NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
-    const started = performance.now();
-    try {
-      const result = await this.store.append(streamId, events, expected);
-      const duration = performance.now() - started;
-      for (const observer of this.observers) observer.appended(streamId, events, result, duration);
-      return result;
-    } catch (error) {
-      if (error instanceof StoreUnavailableError) for (const observer of this.observers) observer.refused(error);
-      throw error;
-    }
+  append(streamId: string, events: NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
+    const attributes = {
+      'runledger.stream_id': streamId,
+      'runledger.event_count': events.length,
+      'runledger.expected_revision': String(expected),
+      'runledger.event_store': this.store.kind,
+    };
+    return inSpan('eventstore.append', attributes, async (span) => {
+      const started = performance.now();
+      try {
+        const result = await this.store.append(streamId, events, expected);
+        const duration = performance.now() - started;
+        span.setAttribute('runledger.next_revision', result.nextRevision);
+        for (const observer of this.observers) observer.appended(streamId, events, result, duration);
+        return result;
+      } catch (error) {
+        if (error instanceof StoreUnavailableError) for (const observer of this.observers) observer.refused(error);
+        throw error;
+      }
+    });
   }
 
   async readStream(streamId: string, options?: ReadOptions): Promise<StoredEvent[]> {

@@ -3,6 +3,7 @@ import { CONFIG, Config } from '../config/config';
 import { EVENT_STORE, EventStore } from './event-store';
 import { EventStoreDbEventStore } from './eventstoredb/eventstoredb-event-store';
 import { EventStoreGateway } from './event-store-gateway';
+import { PostgresEventStore } from './postgres/postgres-event-store';
 import { SqliteEventStore } from './sqlite/sqlite-event-store';
 import { StoreHealth } from './store-health';
 
@@ -12,8 +13,24 @@ async function openEventStore(config: Config, health: StoreHealth): Promise<Even
   return store;
 }
 
+/** The database URL without its password, for the log. */
+function redactedUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = '***';
+    return parsed.toString();
+  } catch {
+    return 'DATABASE_URL';
+  }
+}
+
 async function openAdapter(config: Config): Promise<EventStore> {
   const logger = new Logger('EventStore');
+  if (config.eventStore === 'postgres') {
+    const store = await PostgresEventStore.connect(config.databaseUrl!);
+    logger.log(`using PostgreSQL at ${redactedUrl(config.databaseUrl!)}`);
+    return store;
+  }
   if (config.eventStore === 'eventstoredb') {
     const store = await EventStoreDbEventStore.connect(config.eventStoreDbConnectionString!);
     logger.log('using EventStoreDB');

@@ -90,7 +90,7 @@ export type AllSubscriptionItem =
   | { kind: 'checkpoint'; position: number };
 
 export interface EventStore {
-  readonly kind: 'sqlite' | 'eventstoredb';
+  readonly kind: 'sqlite' | 'eventstoredb' | 'postgres';
   /**
    * Appends atomically at the expected revision. Rejects with `WrongExpectedRevisionError` on a
    * conflict and with `StoreUnavailableError` when the store cannot take writes (then the events

@@ -20,7 +20,8 @@ export class FeedStreamResponder {
   ) {}
 
   async respond(reply: FastifyReply, tenantId: string, after: number): Promise<void> {
-    const sse = startSse(reply, this.connections, this.config.sseKeepAliveMs);
+    const sse = startSse(reply, this.connections, this.config.sseKeepAliveMs, tenantId);
+    if (!sse) return;
     const filter = { tenantId, streamPrefixes: FEED_STREAM_PREFIXES };
     try {
       for await (const item of this.store.subscribeToAllFiltered({ filter, after, signal: sse.signal })) {

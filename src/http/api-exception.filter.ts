@@ -5,7 +5,7 @@ import { StoreUnavailableError } from '../event-store/event-store';
 import { STORE_RETRY_AFTER_SECONDS, applicationErrorToApi } from './domain-error-codes';
 
 /** Fastify's own errors (raised before a route runs), by code. */
-function fromFastify(error: { code?: string; statusCode?: number; message?: string }): ApiError | null {
+function fromFastify(error: { code?: string; statusCode?: number; message?: string; expose?: boolean }): ApiError | null {
   switch (error.code) {
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       return new ApiError('VALIDATION_ERROR', 'request body must be application/json', undefined, 415);
@@ -16,6 +16,13 @@ function fromFastify(error: { code?: string; statusCode?: number; message?: stri
   }
   if (error instanceof SyntaxError || (error.statusCode === 400 && error.code?.startsWith('FST_'))) {
     return new ApiError('VALIDATION_ERROR', `malformed JSON body: ${error.message}`);
+  }
+  // @fastify/static (Swagger UI's files under /docs/) refuses a path it will not serve, `/docs/x/.`
+  // with a bare 403 and `/docs/%00` with an http-errors 400, and a bad Range with a 416: a path
+  // nothing serves is an unknown route, the others keep their status, in the envelope.
+  if (error.statusCode === 403 || error.statusCode === 404) return new ApiError('NOT_FOUND', 'no such resource');
+  if (error.expose === true && error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
+    return new ApiError('VALIDATION_ERROR', error.statusCode === 400 ? 'the request path is not valid' : (error.message ?? 'request refused'), undefined, error.statusCode);
   }
   return null;
 }
@@ -44,7 +51,7 @@ export class ApiExceptionFilter implements ExceptionFilter {
         : (applicationErrorToApi(exception) ??
           (exception instanceof HttpException
           ? fromHttpException(exception, request)
-          : fromFastify(exception as { code?: string })));
+          : fromFastify(exception as { code?: string; expose?: boolean })));
     if (reply.sent || reply.raw.headersSent) return;
     if (!error) {
       this.logger.error(`${request.method} ${request.url} failed`, (exception as Error)?.stack);
@@ -54,7 +61,10 @@ export class ApiExceptionFilter implements ExceptionFilter {
     if (exception instanceof StoreUnavailableError) {
       this.logger.warn(`${request.method} ${request.url}: 503, ${exception.message}`);
     }
-    if (error.status === 503 && !reply.hasHeader('retry-after')) reply.header('retry-after', String(STORE_RETRY_AFTER_SECONDS));
+    // 503 and 429 always tell the client when to retry (§1); the throwers set their own when they know better.
+    if ((error.status === 503 || error.status === 429) && !reply.hasHeader('retry-after')) {
+      reply.header('retry-after', String(STORE_RETRY_AFTER_SECONDS));
+    }
     void reply.status(error.status).send(errorEnvelope(error));
   }
 }

@@ -1,11 +1,12 @@
 import { Logger } from '@nestjs/common';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { STATUS_CODES } from 'node:http';
+import { IncomingMessage, STATUS_CODES, Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { authenticate } from '../auth/authentication.hook';
 import { Authenticator } from '../auth/authenticator';
 import { ApiError, errorEnvelope } from '../common/api-error';
 import { DrainBounds, drainRequestBody } from './drain-request-body';
+import { trackUnroutedRequest } from './request-log';
 
 const logger = new Logger('HTTP');
 
@@ -29,22 +30,26 @@ function fromRouterError(error: FastifyError): ApiError {
  * envelope.
  */
 export function frameworkErrorHandler(authenticator: Authenticator, drain: DrainBounds) {
-  return (error: FastifyError, request: FastifyRequest, reply: FastifyReply): void => {
-    void (async () => {
-      let answer: ApiError;
-      try {
-        await authenticate(authenticator, request, reply);
-        answer = fromRouterError(error);
-      } catch (refusal) {
-        answer = refusal instanceof ApiError ? refusal : new ApiError('VALIDATION_ERROR', 'the request could not be routed');
-      }
-      if (!(await drainRequestBody(request.raw, drain))) reply.header('connection', 'close');
-      await reply.status(answer.status).type('application/json; charset=utf-8').send(errorEnvelope(answer));
-    })().catch((failure) => {
-      logger.error(`answering a router error failed: ${(failure as Error).message}`);
-      if (!reply.raw.headersSent) reply.raw.destroy();
-    });
-  };
+  return (error: FastifyError, request: FastifyRequest, reply: FastifyReply): void =>
+    // Its request id, log context and closing line, as the first onRequest hook gives the others.
+    trackUnroutedRequest(request, reply, () => answerRouterError(authenticator, drain, error, request, reply));
+}
+
+function answerRouterError(authenticator: Authenticator, drain: DrainBounds, error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  void (async () => {
+    let answer: ApiError;
+    try {
+      await authenticate(authenticator, request, reply);
+      answer = fromRouterError(error);
+    } catch (refusal) {
+      answer = refusal instanceof ApiError ? refusal : new ApiError('VALIDATION_ERROR', 'the request could not be routed');
+    }
+    if (!(await drainRequestBody(request.raw, drain))) reply.header('connection', 'close');
+    await reply.status(answer.status).type('application/json; charset=utf-8').send(errorEnvelope(answer));
+  })().catch((failure) => {
+    logger.error(`answering a router error failed: ${(failure as Error).message}`);
+    if (!reply.raw.headersSent) reply.raw.destroy();
+  });
 }
 
 /**
@@ -84,6 +89,16 @@ export function installHostCheck(fastify: FastifyInstance): void {
       throw new ApiError('VALIDATION_ERROR', 'an HTTP/1.1 request needs a Host header');
     }
   });
+}
+
+/**
+ * Node answers an `Expect` other than `100-continue` with a bare 417 of its own, before any hook
+ * (auth included) and outside the envelope. The expectation is ignored instead, as RFC 9110
+ * §10.1.1 allows, and the request is served like any other — which is what Node itself does
+ * once something listens for `checkExpectation`.
+ */
+export function installExpectationPassThrough(server: Server): void {
+  server.on('checkExpectation', (request: IncomingMessage, response: ServerResponse) => server.emit('request', request, response));
 }
 
 /**

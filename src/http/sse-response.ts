@@ -1,5 +1,6 @@
 import type { FastifyReply } from 'fastify';
 import { once } from 'node:events';
+import { ApiError } from '../common/api-error';
 import { SseConnections } from './sse-connections';
 
 export interface SseResponse {
@@ -11,22 +12,43 @@ export interface SseResponse {
   end(): void;
 }
 
+/** Seconds a client over its cap of open streams is told to wait (streams end as runs end). */
+export const SSE_CAP_RETRY_AFTER_SECONDS = 5;
+
 /**
- * Takes over the reply for an event stream (§5): every JSON answer must have been decided before.
+ * Takes over the reply for an event stream (§5), or answers a HEAD request's headers and returns
+ * null. Every JSON answer must have been decided before.
+ * The last of them is here: a tenant that already holds SSE_MAX_STREAMS_PER_TENANT open streams
+ * gets `429 RATE_LIMITED` with Retry-After (thrown, so the exception filter renders it), checked
+ * and counted in one synchronous step, so concurrent requests cannot both take the last place.
  * Headers set through `reply.header()` and hooks are copied, because raw writes bypass them.
  */
-export function startSse(reply: FastifyReply, connections: SseConnections, keepAliveMs: number): SseResponse {
+export function startSse(reply: FastifyReply, connections: SseConnections, keepAliveMs: number, tenantId: string): SseResponse | null {
+  if (!connections.hasRoom(tenantId)) {
+    reply.header('retry-after', String(SSE_CAP_RETRY_AFTER_SECONDS));
+    throw new ApiError(
+      'RATE_LIMITED',
+      `too many open event streams: at most ${connections.maxPerTenant} per tenant (SSE_MAX_STREAMS_PER_TENANT); close one or retry later`,
+    );
+  }
   reply.hijack();
   const raw = reply.raw;
+  // HEAD gets the stream's headers and nothing more (null: nothing to stream). Node drops every
+  // write to a HEAD response, the headers included until end(): a stream would never answer.
+  const headOnly = reply.request.method === 'HEAD';
   raw.writeHead(200, {
     ...(reply.getHeaders() as Record<string, string>),
     'content-type': 'text/event-stream; charset=utf-8',
     'cache-control': 'no-cache',
-    connection: 'keep-alive',
+    ...(headOnly ? {} : { connection: 'keep-alive' }),
     'x-accel-buffering': 'no',
   });
+  if (headOnly) {
+    raw.end();
+    return null;
+  }
   raw.write('retry: 1000\n\n');
-  const signal = connections.track(raw);
+  const signal = connections.track(raw, tenantId);
   const keepAlive = setInterval(() => raw.write(': keep-alive\n\n'), keepAliveMs);
   return {
     signal,

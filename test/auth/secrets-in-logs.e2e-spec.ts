@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { api, tempSqlitePath } from '../support/app-harness';
 import { built, exitWithin, killLeftovers, launch, MAIN, ROOT } from '../runtime/compiled-server';
+import { logMessages } from '../support/json-logs';
 import { AUDIENCE, ISSUER, OidcIssuer, signingKey } from './oidc-issuer';
 
 /** Credentials and bearer tokens never reach the logs, at any level, nor start-up errors (issue 8). */
@@ -24,9 +25,10 @@ describeBuilt('secrets stay out of the logs (compiled server)', () => {
       timeout: 15000,
     });
     expect(result.status).toBe(1);
-    expect(result.stderr).toContain('Invalid configuration');
-    expect(result.stderr).toContain('API_KEYS entry 2 must be tenant:key');
-    expect(result.stderr).toContain('OIDC_AUDIENCE is required when OIDC_ISSUER is set');
+    const messages = logMessages(result.stdout);
+    expect(messages).toContain('Invalid configuration');
+    expect(messages).toContain('API_KEYS entry 2 must be tenant:key');
+    expect(messages).toContain('OIDC_AUDIENCE is required when OIDC_ISSUER is set');
     expect(result.stderr + result.stdout).not.toContain('s3cret');
   });
 

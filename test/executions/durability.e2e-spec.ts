@@ -2,6 +2,7 @@ import { ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { api, readSse, SseMessage, tempSqlitePath } from '../support/app-harness';
+import { logMessages } from '../support/json-logs';
 
 /**
  * Binding §4 and §12 against the compiled server (`npm test` builds dist/ first): what was
@@ -163,9 +164,11 @@ describeBuilt('durability across process restarts (compiled server)', () => {
     const { code } = await intruder.exited;
     expect(code).not.toBe(0);
     expect(code).not.toBeNull();
-    expect(intruder.stderr()).toMatch(/in use/);
-    expect(intruder.stderr()).toContain(sqlitePath);
-    expect(intruder.stdout()).not.toMatch(/serving on/);
+    // Said in its JSON log lines on stdout, like everything the server writes.
+    const said = logMessages(intruder.stdout());
+    expect(said).toMatch(/in use/);
+    expect(said).toContain(sqlitePath);
+    expect(said).not.toMatch(/serving on/);
     // The owner is unaffected.
     expect((await api(owner.baseUrl, 'GET', '/v1/runtime')).status).toBe(200);
     expect(await stop(owner, 'SIGTERM')).toEqual({ code: 0, signal: null });

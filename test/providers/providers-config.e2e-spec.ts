@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { api, createConversation, RunningApp, startApp, waitForExecution } from '../support/app-harness';
 import { replay } from '../support/execution-helpers';
 import { built, killLeftovers, launch, MAIN, ROOT } from '../runtime/compiled-server';
+import { logMessages } from '../support/json-logs';
 import { writeProvidersFile } from './support/provider-app';
 
 const INSTANCES = [
@@ -76,12 +77,13 @@ describeBuilt('PROVIDERS_CONFIG at start (compiled server)', () => {
       timeout: 15000,
     });
     expect(result.status).toBe(1);
-    expect(result.stderr).toContain('Invalid configuration');
-    expect(result.stderr).toContain('PORT must be an integer');
-    expect(result.stderr).toContain('providers[0] (openai): apiKeyEnv names OPENAI_API_KEY, which is not set');
-    expect(result.stderr).toContain('providers[1] (claude): model is required');
-    expect(result.stderr).toContain('providers[1] (claude): baseURL of an anthropic provider is the host without /v1');
-    expect(result.stderr).toContain('providers[2] (x): kind must be one of openai-compatible, anthropic, scripted');
+    const messages = logMessages(result.stdout);
+    expect(messages).toContain('Invalid configuration');
+    expect(messages).toContain('PORT must be an integer');
+    expect(messages).toContain('providers[0] (openai): apiKeyEnv names OPENAI_API_KEY, which is not set');
+    expect(messages).toContain('providers[1] (claude): model is required');
+    expect(messages).toContain('providers[1] (claude): baseURL of an anthropic provider is the host without /v1');
+    expect(messages).toContain('providers[2] (x): kind must be one of openai-compatible, anthropic, scripted');
   });
 
   it('a good file (JSON works too) serves its manifests; the keys appear nowhere in the output', async () => {

@@ -17,6 +17,8 @@ export interface ServerProcess {
   baseUrl: string;
   exited: Promise<Exit>;
   output: () => string;
+  /** Standard output alone: the server's JSON log lines. */
+  stdout: () => string;
 }
 
 const running = new Set<ChildProcess>();
@@ -41,7 +43,8 @@ export async function launch(
   });
   running.add(child);
   let output = '';
-  child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
+  let stdout = '';
+  child.stdout!.setEncoding('utf8').on('data', (chunk: string) => ((output += chunk), (stdout += chunk)));
   child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
   const exited = new Promise<Exit>((resolve) =>
     child.once('exit', (code, signal) => {
@@ -57,7 +60,7 @@ export async function launch(
     child.stdout!.on('data', look);
     void exited.then(({ code }) => reject(new Error(`server exited (${code}) before serving:\n${output}`)));
   });
-  return { child, baseUrl, exited, output: () => output };
+  return { child, baseUrl, exited, output: () => output, stdout: () => stdout };
 }
 
 /** Resolves with the exit, or with null once `ms` have passed. */

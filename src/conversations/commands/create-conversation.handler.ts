@@ -3,6 +3,7 @@ import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { nowIso } from '../../common/clock';
 import { newId } from '../../common/ids';
 import { EVENT_STORE, EventStore } from '../../event-store/event-store';
+import { TracedCommand } from '../../observability/tracing';
 import { CONVERSATION_SCHEMA_VERSION, conversationStream } from '../conversation-stream';
 import { ConversationState, decideConversation, evolveConversation } from '../domain/conversation';
 import { CreateConversationCommand } from './create-conversation.command';
@@ -11,6 +12,7 @@ import { CreateConversationCommand } from './create-conversation.command';
 export class CreateConversationHandler implements ICommandHandler<CreateConversationCommand> {
   constructor(@Inject(EVENT_STORE) private readonly store: EventStore) {}
 
+  @TracedCommand()
   async execute({ tenantId, title, metadata }: CreateConversationCommand): Promise<ConversationState> {
     const id = newId();
     const occurredAt = nowIso();

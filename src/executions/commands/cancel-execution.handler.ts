@@ -1,6 +1,7 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { EVENT_STORE, EventStore } from '../../event-store/event-store';
+import { TracedCommand } from '../../observability/tracing';
 import { decide } from '../domain/execution-decide';
 import { ExecutionState } from '../domain/execution-state';
 import { loadExecution } from '../execution-stream';
@@ -17,6 +18,7 @@ export class CancelExecutionHandler implements ICommandHandler<CancelExecutionCo
   ) {}
 
   /** §8 and rule 10: one cancel operation per execution however many callers ask at once. */
+  @TracedCommand()
   async execute({ tenantId, executionId, reason }: CancelExecutionCommand): Promise<ExecutionState> {
     const loaded = await loadOwnedExecution(this.store, executionId, tenantId);
     // Cancelled already: answer with it; completed or failed: the decider refuses.

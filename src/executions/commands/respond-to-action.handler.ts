@@ -1,6 +1,7 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { EVENT_STORE, EventStore } from '../../event-store/event-store';
+import { TracedCommand } from '../../observability/tracing';
 import { respondableAction } from '../domain/execution-decide';
 import { ActionState } from '../domain/execution-state';
 import { loadOwnedExecution } from '../queries/load-owned-execution';
@@ -17,6 +18,7 @@ export class RespondToActionHandler implements ICommandHandler<RespondToActionCo
   ) {}
 
   /** §6: lookups and state first, then the body; the expected revision makes exactly one answer win. */
+  @TracedCommand()
   async execute({ tenantId, executionId, actionId, body }: RespondToActionCommand): Promise<ActionState> {
     const loaded = await loadOwnedExecution(this.store, executionId, tenantId);
     const response = actionResponse(respondableAction(loaded.state, actionId), body);

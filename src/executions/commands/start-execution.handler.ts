@@ -5,6 +5,8 @@ import { nowIso } from '../../common/clock';
 import { newId } from '../../common/ids';
 import { loadConversation } from '../../conversations/conversation-stream';
 import { EVENT_STORE, EventStore, WrongExpectedRevisionError } from '../../event-store/event-store';
+import { bindExecutionId } from '../../observability/request-context';
+import { TracedCommand } from '../../observability/tracing';
 import { ProviderRegistry } from '../../providers/provider-registry';
 import { decide } from '../domain/execution-decide';
 import { ExecutionState, fold } from '../domain/execution-state';
@@ -23,6 +25,7 @@ export class StartExecutionHandler implements ICommandHandler<StartExecutionComm
   ) {}
 
   /** The checks of §4 in their order; nothing is appended until every one has passed. */
+  @TracedCommand()
   async execute({ tenantId, request }: StartExecutionCommand): Promise<StartExecutionResult> {
     if (!(await loadConversation(this.store, request.conversationId, tenantId))) {
       throw new ApiError('NOT_FOUND', `conversation ${request.conversationId} not found`);
@@ -46,6 +49,8 @@ export class StartExecutionHandler implements ICommandHandler<StartExecutionComm
   }
 
   private async queue(executionId: string, tenantId: string, request: StartExecutionCommand['request']): Promise<ExecutionState> {
+    // The request's log lines and span name the execution from here on (and so does its run).
+    bindExecutionId(executionId);
     const events = decide({ type: 'queue', data: request }, null);
     const occurredAt = nowIso();
     const result = await this.store.append(

@@ -36,7 +36,8 @@ export class EventStreamResponder {
       await reply.status(204).send();
       return;
     }
-    const sse = startSse(reply, this.connections, this.config.sseKeepAliveMs);
+    const sse = startSse(reply, this.connections, this.config.sseKeepAliveMs, tenantId);
+    if (!sse) return;
     const stream = executionStream(executionId);
     // Revisions are sequences - 1: `after` is the last revision sent (or skipped).
     let after = Math.min(cursor, state.lastSequence) - 1;

@@ -1,5 +1,7 @@
 import { BeforeApplicationShutdown, Inject, Injectable, Logger } from '@nestjs/common';
 import { CONFIG, Config } from '../../config/config';
+import { withExecutionLogContext } from '../../observability/request-context';
+import { startExecutionTrace } from '../../observability/tracing';
 import { EVENT_STORE, EventStore } from '../../event-store/event-store';
 import { ConversationHistory } from '../../projections/executions/conversation-history';
 import { ProviderRegistry } from '../../providers/provider-registry';
@@ -31,9 +33,17 @@ export class ExecutionRunner implements BeforeApplicationShutdown {
     const history = offers(provider.manifest, 'conversation.history')
       ? () => this.conversations.of(state.conversationId, state.id)
       : async () => [];
-    const session = new ExecutionSession(this.store, loaded, provider, { storeRetryMs: this.config.storeRetryMs, history }, this.logger);
+    // The run outlives the request that started it: its own log context (with the execution id)
+    // and its own trace, linked to the span that launched it.
+    const trace = startExecutionTrace({ 'runledger.execution_id': state.id, 'runledger.provider': state.provider });
+    const session = withExecutionLogContext(state.id, () =>
+      trace.run(() => new ExecutionSession(this.store, loaded, provider, { storeRetryMs: this.config.storeRetryMs, history }, this.logger)),
+    );
     this.sessions.set(state.id, session);
-    void session.finished.finally(() => this.sessions.delete(state.id));
+    void session.finished.finally(() => {
+      trace.span.end();
+      this.sessions.delete(state.id);
+    });
   }
 
   session(executionId: string): ExecutionSession | undefined {

@@ -2,7 +2,8 @@ import { Logger } from '@nestjs/common';
 import { EventStore, StoreUnavailableError } from '../../event-store/event-store';
 import { newId } from '../../common/ids';
 import { nowIso } from '../../common/clock';
-import { HistoryEntry, Provider, ProviderFailure, ProviderRun } from '../../providers/provider';
+import { inSpan } from '../../observability/tracing';
+import { HistoryEntry, Provider, ProviderFailure, ProviderOutcome, ProviderRun } from '../../providers/provider';
 import { ExecutionCommand } from '../domain/execution-decide';
 import { ExecutionStateError } from '../domain/execution-errors';
 import { isTerminal } from '../domain/execution-state';
@@ -144,7 +145,9 @@ export class ExecutionSession {
 
   /** The provider's cleanup, run at most once whoever ends the run; resolves with its error message. */
   private cleanupOnce(): Promise<string | null> {
-    this.cleanup ??= this.provider.cleanup({ executionId: this.id, config: this.writer.loaded.state.config }).then(
+    this.cleanup ??= inSpan('provider.cleanup', this.spanAttributes(), () =>
+      this.provider.cleanup({ executionId: this.id, config: this.writer.loaded.state.config }),
+    ).then(
       () => null,
       (error) => (error as Error)?.message || String(error),
     );
@@ -190,7 +193,7 @@ export class ExecutionSession {
       // The history comes from a read model: a file that briefly cannot be written waits like output does.
       const history = await withStoreRetry(this.options.history, { retryMs: this.options.storeRetryMs, signal: this.abort.signal });
       if (this.stopped) return;
-      const outcome = await this.provider.run(this.providerRun(history));
+      const outcome = await this.runProvider(history);
       await this.output({ type: 'complete', text: outcome.text, usage: outcome.usage });
     } catch (error) {
       await this.failUnlessStopped(error);
@@ -213,6 +216,22 @@ export class ExecutionSession {
         this.logger.error(`execution ${this.id}: could not record failure: ${(e as Error).message}`);
       }
     });
+  }
+
+  /** The provider call, in a span whose children are the appends of its output. */
+  private runProvider(history: HistoryEntry[]): Promise<ProviderOutcome> {
+    return inSpan('provider.run', this.spanAttributes(), async (span) => {
+      const outcome = await this.provider.run(this.providerRun(history));
+      if (outcome.usage) {
+        span.setAttribute('gen_ai.usage.input_tokens', outcome.usage.inputTokens);
+        span.setAttribute('gen_ai.usage.output_tokens', outcome.usage.outputTokens);
+      }
+      return outcome;
+    });
+  }
+
+  private spanAttributes() {
+    return { 'runledger.execution_id': this.id, 'runledger.provider': this.provider.manifest.id };
   }
 
   private providerRun(history: HistoryEntry[]): ProviderRun {

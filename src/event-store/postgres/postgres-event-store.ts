@@ -1,0 +1,195 @@
+import { Pool, PoolConfig } from 'pg';
+import { setMaxListeners } from 'node:events';
+import {
+  AllFilter,
+  AllSubscriptionItem,
+  AppendResult,
+  EventStore,
+  ExpectedRevision,
+  FilteredSubscribeOptions,
+  NewEvent,
+  ReadOptions,
+  StoredEvent,
+  SubscribeOptions,
+} from '../event-store';
+import { toRows } from './event-rows';
+import { GroupCommit } from './group-commit';
+import { PgNotifications } from './notifications';
+import { asStoreUnavailable } from './postgres-errors';
+import { AllChunk, readAllChunk, readStreamAfter, readStreamHead } from './reads';
+import { migrate } from './schema';
+import { SubscriptionContext, followAll, followStream } from './subscriptions';
+import { WakeHub, sleep } from './wake-hub';
+
+export interface PostgresEventStoreOptions {
+  /** Connections in the pool shared by appends, reads and subscriptions (the listener has its own). */
+  poolSize?: number;
+  connectTimeoutMs?: number;
+}
+
+/** How long readAll and headPosition wait for this instance's own acknowledged appends to become readable. */
+const OWN_WRITES_WAIT_MS = 500;
+
+/**
+ * The EventStore port over PostgreSQL (node-postgres), which several instances can share.
+ *
+ * - Appends: group commit on one connection, expected revisions checked in the transaction, the
+ *   unique (stream_id, revision) as the guard against other instances (group-commit.ts).
+ * - Positions: transaction id and index, read only below the oldest transaction in flight, so no
+ *   reader ever skips an event that commits late (position.ts).
+ * - Wake-ups: in-process after each commit, LISTEN/NOTIFY between instances, as hints only
+ *   (notifications.ts); readers always re-read from their own position.
+ * - Faults: connection loss, shutdown, full disk and the like reject appends and reads with
+ *   StoreUnavailableError; subscriptions ride them out and resume from their last position.
+ */
+export class PostgresEventStore implements EventStore {
+  readonly kind = 'postgres' as const;
+  private readonly hub = new WakeHub();
+  private readonly commits: GroupCommit;
+  private readonly notifications: PgNotifications;
+  private readonly closing = new AbortController();
+  private readonly context: SubscriptionContext;
+  /** The last position this instance acknowledged: its own reads of $all wait until they can see it. */
+  private acknowledged = 0;
+
+  private constructor(
+    private readonly pool: Pool,
+    config: PoolConfig,
+    private readonly xidBase: bigint,
+  ) {
+    setMaxListeners(0, this.closing.signal);
+    this.context = { pool, xidBase, hub: this.hub };
+    this.notifications = new PgNotifications(config, pool, this.hub, xidBase);
+    this.commits = new GroupCommit(pool, xidBase, (streams, last) => {
+      this.acknowledged = Math.max(this.acknowledged, last);
+      this.notifications.committed(streams);
+    });
+  }
+
+  /** Connects, migrates and starts listening; a database that cannot be reached fails here, not at the first request. */
+  static async connect(connectionString: string, options: PostgresEventStoreOptions = {}): Promise<PostgresEventStore> {
+    const config: PoolConfig = {
+      connectionString,
+      application_name: 'runledger',
+      connectionTimeoutMillis: options.connectTimeoutMs ?? 5_000,
+      keepAlive: true,
+    };
+    const pool = new Pool({ ...config, max: options.poolSize ?? 10 });
+    // An idle connection the server drops must not crash the process; the next use reconnects.
+    pool.on('error', () => undefined);
+    try {
+      const { xidBase } = await migrate(pool);
+      const store = new PostgresEventStore(pool, config, xidBase);
+      await store.notifications.start();
+      return store;
+    } catch (error) {
+      await pool.end().catch(() => undefined);
+      throw asStoreUnavailable(error, 'the event store at start');
+    }
+  }
+
+  append(streamId: string, events: NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
+    if (this.closing.signal.aborted) return Promise.reject(new Error('event store is closed'));
+    let checked: ReturnType<typeof toRows>;
+    try {
+      checked = toRows(streamId, events, expected);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    return new Promise((resolve, reject) => this.commits.enqueue({ streamId, expected, ...checked, resolve, reject }));
+  }
+
+  async readStream(streamId: string, options: ReadOptions = {}): Promise<StoredEvent[]> {
+    this.assertOpen();
+    return this.reading(`a read of ${streamId}`, () => readStreamAfter(this.pool, streamId, options.after ?? -1, options.limit ?? null));
+  }
+
+  async streamHead(streamId: string): Promise<number | null> {
+    this.assertOpen();
+    return this.reading(`the head of ${streamId}`, () => readStreamHead(this.pool, streamId));
+  }
+
+  async readAll(options: ReadOptions = {}): Promise<StoredEvent[]> {
+    this.assertOpen();
+    const { after = 0, limit, types, filter } = options;
+    const wanted: AllFilter | undefined = filter ? { ...filter, types: filter.types ?? types } : types ? { types } : undefined;
+    const chunk = await this.readOwnWrites('a read of $all', () => readAllChunk(this.pool, this.xidBase, after, limit ?? null, wanted), limit);
+    return chunk.events;
+  }
+
+  /** The last position every reader can see: nothing will ever be stored at or below it. */
+  async headPosition(): Promise<number> {
+    this.assertOpen();
+    const chunk = await this.readOwnWrites('the head of $all', () => readAllChunk(this.pool, this.xidBase, 0, 0));
+    return chunk.stableHead;
+  }
+
+  subscribeToStream(streamId: string, { after, signal }: SubscribeOptions = {}): AsyncIterable<StoredEvent> {
+    return this.follow(signal, (stop) => followStream(this.context, streamId, after, stop));
+  }
+
+  async *subscribeToAll({ after, signal }: SubscribeOptions = {}): AsyncGenerator<StoredEvent> {
+    for await (const item of this.follow(signal, (stop) => followAll(this.context, after, undefined, stop))) {
+      if (item.kind === 'event') yield item.event;
+    }
+  }
+
+  /** Filtered in SQL; after a short read, everything below the frontier has been seen: the checkpoint. */
+  subscribeToAllFiltered({ filter, after, signal }: FilteredSubscribeOptions): AsyncIterable<AllSubscriptionItem> {
+    return this.follow(signal, (stop) => followAll(this.context, after, filter, stop));
+  }
+
+  async close(): Promise<void> {
+    if (this.closing.signal.aborted) return;
+    // Appends already requested are committed, as the SQLite adapter does; new ones are refused.
+    this.closing.abort();
+    await this.commits.drain();
+    this.hub.wakeEveryone();
+    await this.notifications.close();
+    await this.pool.end();
+  }
+
+  /** One signal per subscription that fires when the caller aborts or the store closes. */
+  private async *follow<T>(callerSignal: AbortSignal | undefined, run: (stop: AbortSignal) => AsyncGenerator<T>): AsyncGenerator<T> {
+    const controller = new AbortController();
+    const abort = (): void => controller.abort();
+    const sources = [this.closing.signal, ...(callerSignal ? [callerSignal] : [])];
+    if (sources.some((source) => source.aborted)) return;
+    for (const source of sources) source.addEventListener('abort', abort, { once: true });
+    try {
+      yield* run(controller.signal);
+    } finally {
+      for (const source of sources) source.removeEventListener('abort', abort);
+    }
+  }
+
+  /**
+   * Reads $all, waiting (briefly, bounded) until everything this instance has acknowledged is below
+   * the frontier, so a caller that appended and then reads the log sees its own events even while
+   * an older transaction elsewhere is still in flight.
+   */
+  private async readOwnWrites(what: string, read: () => Promise<AllChunk>, limit?: number): Promise<AllChunk> {
+    const target = this.acknowledged;
+    const deadline = performance.now() + OWN_WRITES_WAIT_MS;
+    let pauseMs = 1;
+    for (;;) {
+      const chunk = await this.reading(what, read);
+      const full = limit !== undefined && chunk.events.length >= limit;
+      if (chunk.stableHead >= target || full || performance.now() >= deadline) return chunk;
+      await sleep(pauseMs);
+      pauseMs = Math.min(pauseMs * 2, 32);
+    }
+  }
+
+  private async reading<T>(what: string, read: () => Promise<T>): Promise<T> {
+    try {
+      return await read();
+    } catch (error) {
+      throw asStoreUnavailable(error, what);
+    }
+  }
+
+  private assertOpen(): void {
+    if (this.closing.signal.aborted) throw new Error('event store is closed');
+  }
+}

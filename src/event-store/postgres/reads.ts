@@ -1,0 +1,86 @@
+import type { Pool } from 'pg';
+import type { AllFilter, EventMetadata, StoredEvent } from '../event-store';
+import { frontierSql } from './position';
+import { EVENTS_TABLE } from './schema';
+
+/** Rows per read of a subscription. */
+export const READ_CHUNK = 1000;
+
+interface EventRowOut {
+  position: string;
+  event_id: string;
+  stream_id: string;
+  revision: string;
+  type: string;
+  data: string;
+  metadata: string;
+  occurred_at: string;
+}
+
+// data and metadata come back as their stored text (no driver-side parsing), parsed here once.
+const COLUMNS = 'position, event_id, stream_id, revision, type, data::text AS data, metadata::text AS metadata, occurred_at';
+
+export function toStored(row: EventRowOut): StoredEvent {
+  return {
+    id: row.event_id,
+    streamId: row.stream_id,
+    revision: Number(row.revision),
+    position: Number(row.position),
+    type: row.type,
+    data: JSON.parse(row.data) as Record<string, unknown>,
+    metadata: JSON.parse(row.metadata) as EventMetadata,
+    occurredAt: row.occurred_at,
+  };
+}
+
+/** A read of $all below the frontier, with what a reader needs to know about the frontier itself. */
+export interface AllChunk {
+  events: StoredEvent[];
+  /** The last position below the frontier, 0 if none: everything up to it has been read or skipped. */
+  stableHead: number;
+  /** Some events are visible above the frontier: an older transaction still holds them back. */
+  held: boolean;
+}
+
+/**
+ * The matching events after `after` and below the frontier, in position order, all read in one
+ * snapshot with the frontier, the last position below it and whether anything waits above it.
+ */
+export async function readAllChunk(pool: Pool, base: bigint, after: number, limit: number | null, filter?: AllFilter): Promise<AllChunk> {
+  const { rows } = await pool.query<EventRowOut & { stable_head: string | null; held: boolean }>(
+    `WITH f AS MATERIALIZED (
+       SELECT x.frontier,
+         (SELECT max(position) FROM ${EVENTS_TABLE} WHERE position < x.frontier) AS stable_head,
+         EXISTS (SELECT 1 FROM ${EVENTS_TABLE} WHERE position >= x.frontier) AS held
+       FROM (SELECT ${frontierSql('$1')} AS frontier) x)
+     SELECT f.stable_head, f.held, e.* FROM f LEFT JOIN LATERAL (
+       SELECT ${COLUMNS} FROM ${EVENTS_TABLE}
+       WHERE position > $2 AND position < f.frontier
+         AND ($3::text IS NULL OR tenant_id = $3)
+         AND ($4::text[] IS NULL OR EXISTS (SELECT 1 FROM unnest($4::text[]) p WHERE starts_with(stream_id, p)))
+         AND ($5::text[] IS NULL OR type = ANY($5::text[]))
+       ORDER BY position LIMIT $6) e ON true`,
+    [base.toString(), after, filter?.tenantId ?? null, filter?.streamPrefixes ?? null, filter?.types ?? null, limit],
+  );
+  return {
+    events: rows.filter((row) => row.position !== null).map(toStored),
+    stableHead: Number(rows[0].stable_head ?? 0),
+    held: rows[0].held,
+  };
+}
+
+export async function readStreamAfter(pool: Pool, streamId: string, after: number, limit: number | null): Promise<StoredEvent[]> {
+  const { rows } = await pool.query<EventRowOut>(
+    `SELECT ${COLUMNS} FROM ${EVENTS_TABLE} WHERE stream_id = $1 AND revision > $2 ORDER BY revision LIMIT $3`,
+    [streamId, after, limit],
+  );
+  return rows.map(toStored);
+}
+
+export async function readStreamHead(pool: Pool, streamId: string): Promise<number | null> {
+  const { rows } = await pool.query<{ revision: string }>(
+    `SELECT revision FROM ${EVENTS_TABLE} WHERE stream_id = $1 ORDER BY revision DESC LIMIT 1`,
+    [streamId],
+  );
+  return rows.length === 0 ? null : Number(rows[0].revision);
+}

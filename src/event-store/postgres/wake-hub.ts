@@ -1,0 +1,84 @@
+/**
+ * In-process wake-ups for subscriptions. A wake-up carries no events: the woken reader reads the
+ * store from its own last position, so a missed or doubled signal can never lose or repeat an
+ * event — at worst it delays one until the next signal or poll.
+ */
+export const ALL_STREAMS = Symbol('all');
+export type Channel = string | typeof ALL_STREAMS;
+
+export interface Wait {
+  promise: Promise<void>;
+  cancel(): void;
+}
+
+export class WakeHub {
+  private readonly waiters = new Map<Channel, Set<() => void>>();
+
+  /** Register before reading, so a commit between the read and the wait still wakes the reader. */
+  wait(channel: Channel, signal?: AbortSignal): Wait {
+    let wake!: () => void;
+    const promise = new Promise<void>((resolve) => (wake = resolve));
+    const set = this.waiters.get(channel) ?? new Set();
+    this.waiters.set(channel, set);
+    const cancel = (): void => {
+      set.delete(wake);
+      if (set.size === 0 && this.waiters.get(channel) === set) this.waiters.delete(channel);
+      signal?.removeEventListener('abort', onAbort);
+    };
+    const onAbort = (): void => {
+      cancel();
+      wake();
+    };
+    set.add(wake);
+    signal?.addEventListener('abort', onAbort, { once: true });
+    void promise.then(cancel);
+    return { promise, cancel };
+  }
+
+  wake(channels: Iterable<Channel>): void {
+    for (const channel of channels) {
+      const set = this.waiters.get(channel);
+      if (!set) continue;
+      this.waiters.delete(channel);
+      for (const wake of set) wake();
+    }
+  }
+
+  wakeEveryone(): void {
+    this.wake([...this.waiters.keys()]);
+  }
+
+  /** The streams someone waits on right now (the $all channel aside). */
+  waitedStreams(): string[] {
+    return [...this.waiters.keys()].filter((channel): channel is string => typeof channel === 'string');
+  }
+
+  hasWaiters(channel: Channel): boolean {
+    return this.waiters.has(channel);
+  }
+}
+
+/** Resolves after `ms`, or at once when `signal` aborts; `unref`'d so an idle poll never holds the process. */
+export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal?.aborted) return resolve();
+    const done = (): void => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    timer.unref();
+    signal?.addEventListener('abort', done, { once: true });
+  });
+}
+
+/** Resolves when `wake` does or after `ms`, whichever is first, leaving no timer behind. */
+export function wakeOrTimeout(wake: Promise<void>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, ms);
+    timer.unref();
+  });
+  return Promise.race([wake, timeout]).finally(() => clearTimeout(timer));
+}

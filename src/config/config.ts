@@ -23,6 +23,10 @@ export interface Config {
   storeRetryMs: number;
   /** How many earlier completed executions a provider offering `conversation.history` receives. */
   historyMaxTurns: number;
+  /** How often this instance tells a shared store (PostgreSQL) it is alive. */
+  heartbeatIntervalMs: number;
+  /** An instance not heard of for this long is gone: another instance ends its runs. */
+  heartbeatLapseMs: number;
   /** PROVIDERS_CONFIG: the YAML file of provider instances, or null (only `scripted`). */
   providersConfigPath: string | null;
   /** Its validated instances, keys resolved from the variables they name (printed redacted). */
@@ -125,11 +129,19 @@ export function loadConfig(env: Env = process.env): Config {
     auth: readAuthConfig(env, problems),
     storeRetryMs: integer(env, 'STORE_RETRY_MS', 30_000, 0, 3_600_000, problems),
     historyMaxTurns: integer(env, 'HISTORY_MAX_TURNS', 100, 0, 10_000, problems),
+    heartbeatIntervalMs: integer(env, 'HEARTBEAT_INTERVAL_MS', 2_000, 50, 60_000, problems),
+    heartbeatLapseMs: integer(env, 'HEARTBEAT_LAPSE_MS', 10_000, 200, 600_000, problems),
     ...readProvidersConfig(env, problems),
     rateLimitPerMinute: env.RATE_LIMIT_PER_MINUTE ? integer(env, 'RATE_LIMIT_PER_MINUTE', 0, 1, 1_000_000, problems) : null,
     sseMaxStreamsPerTenant: integer(env, 'SSE_MAX_STREAMS_PER_TENANT', 100, 1, 100_000, problems),
     corsOrigins: corsOrigins(env, problems),
   };
+  if (config.heartbeatLapseMs < 3 * config.heartbeatIntervalMs) {
+    problems.push('HEARTBEAT_LAPSE_MS must be at least 3 × HEARTBEAT_INTERVAL_MS, so one late heartbeat never ends a live instance\'s runs');
+  }
+  if (env.INSTANCE_ID !== undefined && !/^[A-Za-z0-9._-]{1,128}$/.test(env.INSTANCE_ID)) {
+    problems.push('INSTANCE_ID must be 1 to 128 letters, digits, ".", "_" or "-"');
+  }
   if (problems.length > 0) throw new ConfigError(problems);
   return config;
 }

@@ -37,6 +37,10 @@ export class EventStoreGateway implements EventStore {
     return this.store.kind;
   }
 
+  get instances(): EventStore['instances'] {
+    return this.store.instances;
+  }
+
   append(streamId: string, events: NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
     const attributes = {
       'runledger.stream_id': streamId,

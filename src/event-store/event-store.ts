@@ -14,6 +14,8 @@ export interface EventMetadata {
   schemaVersion: number;
   correlationId: string | null;
   causationId: string | null;
+  /** The Runledger instance that appended the event (absent on events older than instances). */
+  instanceId?: string;
 }
 
 export interface NewEvent {
@@ -108,9 +110,24 @@ export interface EventStore {
   /** The backlog after `after`, then live events, with no gap and no duplicate at the hand-over. */
   subscribeToStream(streamId: string, options?: SubscribeOptions): AsyncIterable<StoredEvent>;
   subscribeToAll(options?: SubscribeOptions): AsyncIterable<StoredEvent>;
+  /**
+   * Where several instances share this store, how they tell each other they are alive; null for
+   * a store only one process may write (SQLite, whose file is locked to its process).
+   */
+  readonly instances: InstanceRegistry | null;
   /** `$all` filtered by the store (server-side where it can), with checkpoints; see `AllSubscriptionItem`. */
   subscribeToAllFiltered(options: FilteredSubscribeOptions): AsyncIterable<AllSubscriptionItem>;
   close(): Promise<void>;
+}
+
+/** Heartbeats of the instances sharing one store, by the store's own clock. */
+export interface InstanceRegistry {
+  /** Records that `instanceId` is alive now. */
+  beat(instanceId: string): Promise<void>;
+  /** The instances heard from within the last `lapseMs`. */
+  alive(lapseMs: number): Promise<Set<string>>;
+  /** Takes the instance out at once (a clean shutdown), so no one waits for its lapse. */
+  leave(instanceId: string): Promise<void>;
 }
 
 /** Nest injection token for the configured adapter. */

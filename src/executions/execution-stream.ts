@@ -1,4 +1,5 @@
 import { newId } from '../common/ids';
+import { INSTANCE_ID } from '../common/instance-id';
 import { EventStore, NewEvent, StoredEvent } from '../event-store/event-store';
 import { ExecutionEvent, RecordedExecutionEvent } from './domain/execution-events';
 import { ExecutionState, evolve } from './domain/execution-state';
@@ -27,6 +28,7 @@ export function toNewEvents(executionId: string, events: ExecutionEvent[], conte
       schemaVersion: EXECUTION_SCHEMA_VERSION,
       correlationId: executionId,
       causationId: context.causationId ?? null,
+      instanceId: INSTANCE_ID,
     },
   }));
 }
@@ -46,6 +48,8 @@ export const toEnvelope = (stored: StoredEvent) => ({
 export interface LoadedExecution {
   state: ExecutionState;
   tenantId: string;
+  /** The instance that drives it: the one that started it (or queued it, until it starts). */
+  owner: string | null;
   /** The stream revision the state was folded up to: the expected revision of the next append. */
   revision: number;
 }
@@ -64,13 +68,18 @@ export function foldAppended(loaded: LoadedExecution, events: TimedEvent[]): Loa
 
 /** Folds stored events that follow `loaded` onto it. */
 export function foldStored(loaded: LoadedExecution, events: StoredEvent[]): LoadedExecution {
-  let { state, revision } = loaded;
+  let { state, revision, owner } = loaded;
   for (const event of events) {
     state = evolve(state, toRecorded(event), state.id);
     revision = event.revision;
+    owner = ownerAfter(owner, event);
   }
-  return { ...loaded, state, revision };
+  return { ...loaded, state, revision, owner };
 }
+
+/** run.queued and run.started name the owner: the instance that appended them. */
+export const ownerAfter = (owner: string | null, event: StoredEvent): string | null =>
+  event.type === 'run.queued' || event.type === 'run.started' ? (event.metadata.instanceId ?? null) : owner;
 
 /** Folds the stream (or only what follows `from`). Null when the execution does not exist. */
 export async function loadExecution(
@@ -82,6 +91,10 @@ export async function loadExecution(
   if (from) return foldStored(from, events);
   if (events.length === 0) return null;
   let state: ExecutionState | null = null;
-  for (const event of events) state = evolve(state, toRecorded(event), executionId);
-  return { state: state!, tenantId: events[0].metadata.tenantId, revision: events[events.length - 1].revision };
+  let owner: string | null = null;
+  for (const event of events) {
+    state = evolve(state, toRecorded(event), executionId);
+    owner = ownerAfter(owner, event);
+  }
+  return { state: state!, tenantId: events[0].metadata.tenantId, owner, revision: events[events.length - 1].revision };
 }

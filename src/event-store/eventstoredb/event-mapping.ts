@@ -11,6 +11,7 @@ interface StoredMetadata {
   schemaVersion: number;
   correlationId: string | null;
   causationId: string | null;
+  instanceId?: string;
   occurredAt: string;
   $correlationId?: string;
   $causationId?: string;
@@ -20,12 +21,13 @@ export function toEventData(event: NewEvent, now: string): EventData {
   // The client serialises inside a promise executor, where an unencodable payload (a BigInt, a
   // cycle) becomes an unhandled rejection that kills the process; fail this append instead.
   JSON.stringify(event.data);
-  const { tenantId, schemaVersion, correlationId, causationId } = event.metadata;
+  const { tenantId, schemaVersion, correlationId, causationId, instanceId } = event.metadata;
   const metadata: StoredMetadata = {
     tenantId,
     schemaVersion,
     correlationId,
     causationId,
+    ...(instanceId !== undefined ? { instanceId } : {}),
     // Stamped by this process, as the SQLite adapter does, so a server clock running elsewhere
     // never leaks in and both adapters read the same value back through every read path.
     occurredAt: event.occurredAt ?? now,
@@ -96,6 +98,7 @@ export function toStoredEvent(resolved: ResolvedEvent | AllStreamResolvedEvent):
     schemaVersion: stored.schemaVersion,
     correlationId: stored.correlationId ?? null,
     causationId: stored.causationId ?? null,
+    ...(typeof stored.instanceId === 'string' ? { instanceId: stored.instanceId } : {}),
   };
   return {
     id: event.id,

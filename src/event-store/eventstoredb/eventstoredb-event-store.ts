@@ -61,6 +61,8 @@ function nativeExpected(expected: ExpectedRevision): AppendExpectedRevision {
  */
 export class EventStoreDbEventStore implements EventStore {
   readonly kind = 'eventstoredb' as const;
+  /** Heartbeats are not built on EventStoreDB yet: run one Runledger instance per server (README). */
+  readonly instances = null;
   private readonly closing = new AbortController();
 
   private constructor(private readonly client: EventStoreDBClient) {

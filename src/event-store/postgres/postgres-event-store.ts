@@ -14,6 +14,7 @@ import {
 } from '../event-store';
 import { toRows } from './event-rows';
 import { GroupCommit } from './group-commit';
+import { PostgresInstances } from './instances';
 import { PgNotifications } from './notifications';
 import { asStoreUnavailable } from './postgres-errors';
 import { AllChunk, readAllChunk, readStreamAfter, readStreamHead } from './reads';
@@ -44,6 +45,7 @@ const OWN_WRITES_WAIT_MS = 500;
  */
 export class PostgresEventStore implements EventStore {
   readonly kind = 'postgres' as const;
+  readonly instances: PostgresInstances;
   private readonly hub = new WakeHub();
   private readonly commits: GroupCommit;
   private readonly notifications: PgNotifications;
@@ -58,6 +60,7 @@ export class PostgresEventStore implements EventStore {
     private readonly xidBase: bigint,
   ) {
     setMaxListeners(0, this.closing.signal);
+    this.instances = new PostgresInstances(pool);
     this.context = { pool, xidBase, hub: this.hub };
     this.notifications = new PgNotifications(config, pool, this.hub, xidBase);
     this.commits = new GroupCommit(pool, xidBase, (streams, last) => {

@@ -37,6 +37,12 @@ const MIGRATIONS: string[] = [
      CONSTRAINT ${EVENTS_TABLE}_stream_revision UNIQUE (stream_id, revision)
    );
    CREATE INDEX ${EVENTS_TABLE}_by_tenant ON ${EVENTS_TABLE} (tenant_id, position);`,
+  // Heartbeats of the instances sharing the store: operational state, not history, so a table of
+  // its own rather than events in the audit log.
+  `CREATE TABLE runledger_instances (
+     instance_id text        PRIMARY KEY,
+     last_seen   timestamptz NOT NULL
+   );`,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

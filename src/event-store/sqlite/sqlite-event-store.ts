@@ -91,6 +91,8 @@ function revisionMatches(expected: ExpectedRevision, head: number | null): boole
  */
 export class SqliteEventStore implements EventStore {
   readonly kind = 'sqlite' as const;
+  /** The file is locked to one process: there are no other instances to hear from. */
+  readonly instances = null;
   private readonly signals = new WakeSignals();
   private queue: PendingAppend[] = [];
   private flushScheduled = false;

@@ -1,3 +1,4 @@
+import { INSTANCE_ID } from '../../common/instance-id';
 import { Inject } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { ApiError, validationError } from '../../common/api-error';
@@ -58,7 +59,7 @@ export class StartExecutionHandler implements ICommandHandler<StartExecutionComm
       toNewEvents(executionId, events, { tenantId, occurredAt }),
       'no_stream',
     );
-    const loaded = { state: fold(events.map((e) => ({ ...e, sequence: 1, occurredAt })), executionId)!, tenantId, revision: result.nextRevision };
+    const loaded = { state: fold(events.map((e) => ({ ...e, sequence: 1, occurredAt })), executionId)!, tenantId, owner: INSTANCE_ID, revision: result.nextRevision };
     this.runner.launch(loaded);
     return loaded.state;
   }

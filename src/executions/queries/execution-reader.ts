@@ -31,6 +31,6 @@ export class ExecutionReader {
     if (row.tenantId !== tenantId) throw new ExecutionNotFoundError(executionId);
     const revision = row.lastSequence - 1;
     const tail = await this.store.readStream(executionStream(executionId), { after: revision });
-    return foldStored({ state: row.state, tenantId, revision }, tail).state;
+    return foldStored({ state: row.state, tenantId, owner: null, revision }, tail).state;
   }
 }

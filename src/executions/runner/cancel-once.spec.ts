@@ -15,6 +15,7 @@ import { fold } from '../domain/execution-state';
 import { executionStream, LoadedExecution, loadExecution, toNewEvents } from '../execution-stream';
 import { ExecutionRunner } from './execution-runner';
 import { ExecutionSession } from './execution-session';
+import { InstanceLiveness } from './instance-liveness';
 
 const TENANT = 'default';
 const silent = new Logger('cancel-once.spec');
@@ -87,7 +88,7 @@ describe('cancel runs the provider cleanup once, over a real SQLite event store'
     );
     const occurredAt = nowIso();
     const { nextRevision } = await store.append(executionStream(id), toNewEvents(id, events, { tenantId: TENANT, occurredAt }), 'no_stream');
-    return { state: fold(events.map((e) => ({ ...e, sequence: 1, occurredAt })), id)!, tenantId: TENANT, revision: nextRevision };
+    return { state: fold(events.map((e) => ({ ...e, sequence: 1, occurredAt })), id)!, tenantId: TENANT, owner: null, revision: nextRevision };
   }
 
   const typesIn = async (id: string) => (await store.readStream(executionStream(id))).map((e) => e.type);
@@ -132,7 +133,7 @@ describe('cancel runs the provider cleanup once, over a real SQLite event store'
     providers.register(provider);
     const readModels = startReadModels(store, mkdtempSync(join(tmpdir(), 'runledger-unit-')));
     const runner = new ExecutionRunner(store, providers, readModels.history, { storeRetryMs: 30_000 });
-    const handler = new CancelExecutionHandler(store, runner);
+    const handler = new CancelExecutionHandler(store, runner, new InstanceLiveness(store, { heartbeatIntervalMs: 1000, heartbeatLapseMs: 5000 }));
     const loaded = await queue();
     await runner.launch(loaded);
     await provider.emitted.promise;

@@ -1,4 +1,5 @@
 import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { CONFIG, Config } from '../../config/config';
 import { EVENT_STORE, EventStore, StoreUnavailableError } from '../../event-store/event-store';
 import { ExecutionsReadModel } from '../../projections/executions/executions.read-model';
 import { Projector } from '../../projections/projector';
@@ -8,11 +9,13 @@ import { ExecutionStateError } from '../domain/execution-errors';
 import { isTerminal } from '../domain/execution-state';
 import { loadExecution } from '../execution-stream';
 import { ExecutionRunner } from './execution-runner';
+import { InstanceLiveness } from './instance-liveness';
 
 /** How long the first sweep waits for the projections (a rebuild at start); then it goes on in the background. */
 const CATCH_UP_MS = 10_000;
 
 const INTERRUPTED = { code: 'RUNTIME_INTERRUPTED', message: 'the runtime stopped while this execution was in flight' };
+const OWNER_GONE = { code: 'RUNTIME_INTERRUPTED', message: 'the instance running this execution stopped (its heartbeat lapsed)' };
 
 /**
  * §4 and rule 9: at start, every execution left in flight by an earlier process ends with
@@ -33,6 +36,8 @@ export class InterruptedExecutions implements OnApplicationBootstrap, BeforeAppl
     private readonly projector: Projector,
     private readonly executions: ExecutionsReadModel,
     private readonly runner: ExecutionRunner,
+    private readonly liveness: InstanceLiveness,
+    @Inject(CONFIG) private readonly config: Pick<Config, 'heartbeatIntervalMs'>,
   ) {}
 
   /** True until every execution an earlier process left in flight has been ended. */
@@ -41,6 +46,7 @@ export class InterruptedExecutions implements OnApplicationBootstrap, BeforeAppl
   }
 
   async onApplicationBootstrap(): Promise<void> {
+    if (this.liveness.shared) this.watchOthers();
     if (await this.sweep()) return;
     this.logger.warn('the event store refuses writes: executions left in flight will be ended once it takes them again');
     this.retryUntilDone().catch((error) => this.logger.error(`the sweep of interrupted executions stopped: ${(error as Error).message}`));
@@ -48,6 +54,16 @@ export class InterruptedExecutions implements OnApplicationBootstrap, BeforeAppl
 
   beforeApplicationShutdown(): void {
     this.stopping.abort();
+  }
+
+  /** On a shared store, another instance may stop at any time: its runs are swept every heartbeat. */
+  private watchOthers(): void {
+    const timer = setInterval(() => {
+      if (this.stopping.signal.aborted) return clearInterval(timer);
+      if (!this.done) return;
+      this.sweep().catch((error) => this.logger.error(`sweep of stopped instances' executions failed: ${(error as Error).message}`));
+    }, this.config.heartbeatIntervalMs);
+    timer.unref();
   }
 
   private async retryUntilDone(): Promise<void> {
@@ -62,10 +78,12 @@ export class InterruptedExecutions implements OnApplicationBootstrap, BeforeAppl
     try {
       // The executions projection must hold everything logged before this process started.
       await this.projector.waitFor(await this.store.headPosition(), CATCH_UP_MS);
-      // Executions this process runs are in flight too, but they have a driver.
-      const leftOver = this.executions.inFlight().filter((id) => !this.runner.session(id));
-      for (const id of leftOver) await this.interrupt(id);
-      if (leftOver.length > 0) this.logger.warn(`ended ${leftOver.length} interrupted execution(s) with RUNTIME_INTERRUPTED`);
+      // Executions this process or a live instance runs are in flight too, but they have a driver.
+      const gone = await this.liveness.goneOwners();
+      const leftOver = this.executions.inFlight().filter(({ id, owner }) => !this.runner.session(id) && gone(owner));
+      let ended = 0;
+      for (const { id } of leftOver) if (await this.interrupt(id, gone)) ended += 1;
+      if (ended > 0) this.logger.warn(`ended ${ended} interrupted execution(s) with RUNTIME_INTERRUPTED`);
       this.done = true;
       return true;
     } catch (error) {
@@ -74,12 +92,17 @@ export class InterruptedExecutions implements OnApplicationBootstrap, BeforeAppl
     }
   }
 
-  private async interrupt(executionId: string): Promise<void> {
+  /** Ends it unless it ended meanwhile or its owner turns out to be alive; the expected revision picks one winner. */
+  private async interrupt(executionId: string, gone: (owner: string | null) => boolean): Promise<boolean> {
     const loaded = await loadExecution(this.store, executionId);
-    // Ended meanwhile (or never queued): nothing to do.
-    if (!loaded || isTerminal(loaded.state.status)) return;
-    await decideAndAppend(this.store, loaded, { type: 'fail', error: INTERRUPTED }).catch((error) => {
-      if (!(error instanceof ExecutionStateError && error.ended)) throw error;
-    });
+    if (!loaded || isTerminal(loaded.state.status) || !gone(loaded.owner)) return false;
+    const error = loaded.owner === null || !this.liveness.shared ? INTERRUPTED : OWNER_GONE;
+    return decideAndAppend(this.store, loaded, { type: 'fail', error }).then(
+      (after) => after.revision > loaded.revision,
+      (failure) => {
+        if (failure instanceof ExecutionStateError && failure.ended) return false;
+        throw failure;
+      },
+    );
   }
 }

@@ -15,6 +15,7 @@ import { fold } from '../domain/execution-state';
 import { executionStream, LoadedExecution, toNewEvents } from '../execution-stream';
 import { ExecutionRunner } from './execution-runner';
 import { ExecutionSession } from './execution-session';
+import { InstanceLiveness } from './instance-liveness';
 import { InterruptedExecutions } from './interrupted-executions';
 
 const silent = new Logger('store-faults.spec');
@@ -73,13 +74,17 @@ describe('the runner rides out store faults (real SQLite underneath)', () => {
   });
   afterEach(() => store.close());
 
-  async function queue(provider = 'counting'): Promise<LoadedExecution> {
+  /** `byEarlierProcess`: queued by another instance id, as a process that has since stopped. */
+  async function queue(byEarlierProcess = false): Promise<LoadedExecution> {
     const id = newId();
-    const data = { conversationId: 'c-1', provider, input: { text: 'hi' }, requiredCapabilities: [], config: {}, idempotencyKey: null };
+    const data = { conversationId: 'c-1', provider: 'counting', input: { text: 'hi' }, requiredCapabilities: [], config: {}, idempotencyKey: null };
     const events = decide({ type: 'queue', data }, null);
     const occurredAt = nowIso();
-    const { nextRevision } = await store.append(executionStream(id), toNewEvents(id, events, { tenantId: 't', occurredAt }), 'no_stream');
-    return { state: fold(events.map((e) => ({ ...e, sequence: 1, occurredAt })), id)!, tenantId: 't', revision: nextRevision };
+    const news = toNewEvents(id, events, { tenantId: 't', occurredAt }).map((e) =>
+      byEarlierProcess ? { ...e, metadata: { ...e.metadata, instanceId: 'an-earlier-process' } } : e,
+    );
+    const { nextRevision } = await store.append(executionStream(id), news, 'no_stream');
+    return { state: fold(events.map((e) => ({ ...e, sequence: 1, occurredAt })), id)!, tenantId: 't', owner: null, revision: nextRevision };
   }
 
   const session = (loaded: LoadedExecution, provider: Provider, storeRetryMs = 30_000) =>
@@ -198,13 +203,14 @@ describe('the runner rides out store faults (real SQLite underneath)', () => {
   });
 
   it('a start while the store refuses writes does not wait for the sweep, which ends the left-over runs once it can', async () => {
-    const leftOver = [await queue(), await queue()];
+    const leftOver = [await queue(true), await queue(true)];
     const readModels = startReadModels(store, dir);
     const registry = new ProviderRegistry();
     const runner = new ExecutionRunner(store, registry, readModels.history, { storeRetryMs: 30_000 });
     let refusing = true;
     const restore = injectAppendFaults(store, () => (refusing ? 'refuse' : null));
-    const sweep = new InterruptedExecutions(store, readModels.projector, readModels.executions, runner);
+    const timing = { heartbeatIntervalMs: 1000, heartbeatLapseMs: 5000 };
+    const sweep = new InterruptedExecutions(store, readModels.projector, readModels.executions, runner, new InstanceLiveness(store, timing), timing);
     await sweep.onApplicationBootstrap();
     expect(sweep.pending).toBe(true);
     refusing = false;

@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 import { StoredEvent } from '../../event-store/event-store';
 import { ExecutionState, evolve } from '../../executions/domain/execution-state';
-import { executionIdOf, isExecutionStream, toRecorded } from '../../executions/execution-stream';
+import { executionIdOf, isExecutionStream, ownerAfter, toRecorded } from '../../executions/execution-stream';
 import { Projection } from '../projection';
 
 export const EXECUTIONS_DDL = `
@@ -18,6 +18,7 @@ export const EXECUTIONS_DDL = `
     usage           TEXT,
     last_sequence   INTEGER NOT NULL,
     position        INTEGER NOT NULL,
+    owner           TEXT,
     state           TEXT NOT NULL
   );
   CREATE INDEX executions_by_conversation ON executions (conversation_id, position);
@@ -36,6 +37,7 @@ interface Row {
   usage: unknown;
   lastSequence: number;
   position: number;
+  owner: string | null;
 }
 
 /**
@@ -45,20 +47,20 @@ interface Row {
  */
 export const executionsProjection: Projection = {
   name: 'executions',
-  version: 1,
+  version: 2,
   tables: ['executions'],
   create: (db) => db.exec(EXECUTIONS_DDL),
   bind(db: Database.Database) {
-    const get = db.prepare<[string], { tenant_id: string; state: string; text_so_far: string; usage: string | null; last_sequence: number; position: number }>(
-      'SELECT tenant_id, state, text_so_far, usage, last_sequence, position FROM executions WHERE id = ?',
+    const get = db.prepare<[string], { tenant_id: string; state: string; text_so_far: string; usage: string | null; last_sequence: number; position: number; owner: string | null }>(
+      'SELECT tenant_id, state, text_so_far, usage, last_sequence, position, owner FROM executions WHERE id = ?',
     );
     const lastSequence = db.prepare<[string], { last_sequence: number }>('SELECT last_sequence FROM executions WHERE id = ?');
     const streamed = db.prepare('UPDATE executions SET last_sequence = ?, text_so_far = text_so_far || ? WHERE id = ?');
     const upsert = db.prepare(
-      `INSERT INTO executions (id, tenant_id, conversation_id, provider, status, created_at, input_text, output_text, text_so_far, usage, last_sequence, position, state)
-       VALUES (@id, @tenantId, @conversationId, @provider, @status, @createdAt, @inputText, @outputText, @textSoFar, @usage, @lastSequence, @position, @state)
+      `INSERT INTO executions (id, tenant_id, conversation_id, provider, status, created_at, input_text, output_text, text_so_far, usage, last_sequence, position, owner, state)
+       VALUES (@id, @tenantId, @conversationId, @provider, @status, @createdAt, @inputText, @outputText, @textSoFar, @usage, @lastSequence, @position, @owner, @state)
        ON CONFLICT (id) DO UPDATE SET status = excluded.status, output_text = excluded.output_text, text_so_far = excluded.text_so_far,
-         usage = excluded.usage, last_sequence = excluded.last_sequence, state = excluded.state`,
+         usage = excluded.usage, last_sequence = excluded.last_sequence, owner = excluded.owner, state = excluded.state`,
     );
     const load = (id: string): Row | null => {
       const row = get.get(id);
@@ -71,6 +73,7 @@ export const executionsProjection: Projection = {
         usage: row.usage === null ? null : JSON.parse(row.usage),
         lastSequence: row.last_sequence,
         position: row.position,
+        owner: row.owner,
       };
     };
     /**
@@ -106,6 +109,7 @@ export const executionsProjection: Projection = {
           usage: row.usage === null ? null : JSON.stringify(row.usage),
           lastSequence: row.lastSequence,
           position: row.position,
+          owner: row.owner,
           state: JSON.stringify(state),
         });
       }
@@ -128,6 +132,7 @@ function fold(row: Row | null, id: string, events: StoredEvent[]): Row | null {
       usage: event.type === 'run.completed' ? ((event.data as { usage: unknown }).usage ?? null) : (current?.usage ?? null),
       lastSequence: sequence,
       position: current?.position ?? event.position,
+      owner: ownerAfter(current?.owner ?? null, event),
     };
   }
   return current;

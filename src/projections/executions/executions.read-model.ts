@@ -43,8 +43,8 @@ export class ExecutionsReadModel {
         `SELECT input_text AS inputText, output_text AS outputText FROM executions
          WHERE conversation_id = ? AND status = 'completed' AND id != ? ORDER BY position DESC LIMIT ?`,
       ),
-      inFlight: db.prepare<[], { id: string }>(
-        "SELECT id FROM executions WHERE status IN ('queued', 'running', 'requires_action') ORDER BY position",
+      inFlight: db.prepare<[], { id: string; owner: string | null }>(
+        "SELECT id, owner FROM executions WHERE status IN ('queued', 'running', 'requires_action') ORDER BY position",
       ),
     };
   }
@@ -63,8 +63,9 @@ export class ExecutionsReadModel {
     return this.statements.history.all(conversationId, exceptId, limit).reverse();
   }
 
-  inFlight(): string[] {
-    return this.statements.inFlight.all().map((row) => row.id);
+  /** Every execution not yet ended, with the instance that owns it. */
+  inFlight(): { id: string; owner: string | null }[] {
+    return this.statements.inFlight.all();
   }
 
   /** Newest first, one page; the SQL is built from the filters given so each uses its index. */

@@ -61,6 +61,7 @@ export class OwnerFollower implements OnApplicationBootstrap, BeforeApplicationS
   }
 
   private hand(event: StoredEvent): void {
+    this.logger.debug(`${event.type} on ${event.streamId} from the log`);
     if (event.type === 'action.responded') {
       const { actionId, response } = event.data as { actionId: string; response: Record<string, unknown> };
       this.runner.session(executionIdOf(event.streamId))?.deliverAnswer(actionId, response);

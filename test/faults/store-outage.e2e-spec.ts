@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 import { EVENT_STORE, EventStore } from '../../src/event-store/event-store';
 import { READ_MODEL_DB } from '../../src/projections/read-model-database';
-import { api, createConversation, JsonResponse, RunningApp, startApp, startExecution, waitForExecution } from '../support/app-harness';
+import { api, createConversation, JsonResponse, RunningApp, startApp, startExecution, waitForExecution, describeOnSqlite } from '../support/app-harness';
 import { expectError, replay } from '../support/execution-helpers';
 import { countRefusals, injectAppendFaults, sqliteOutage } from '../support/store-faults';
 
@@ -30,7 +30,7 @@ function recording(baseUrl: string) {
   return { call, statuses: () => seen.map((r) => r.status) };
 }
 
-describe('store outages through HTTP (real SQLite failures)', () => {
+describeOnSqlite('store outages through HTTP (real SQLite failures)', () => {
   let app: RunningApp;
   let store: EventStore;
   afterEach(() => app?.close());

@@ -1,11 +1,13 @@
 import { EVENT_STORE } from '../../src/event-store/event-store';
 import { ReadinessChecks } from '../../src/health/readiness-checks';
 import { ShutdownState } from '../../src/health/shutdown-state';
-import { api, startApp, useApp } from '../support/app-harness';
+import { api, startApp, useApp, onPostgres } from '../support/app-harness';
 import { expectError } from '../support/error-envelope';
 import { sqliteOutage } from '../support/store-faults';
 
 /** Issue 8 item 4: liveness is the process; readiness is the store, the sweep, the checks, shutdown. */
+const itOnSqlite = onPostgres ? it.skip : it;
+
 describe('health probes', () => {
   const app = useApp();
 
@@ -25,7 +27,8 @@ describe('health probes', () => {
     }
   });
 
-  it('is not ready while the store refuses writes, and ready again after a write succeeds', async () => {
+  // The outage is SQLite's own (a read-only file); the PostgreSQL outage suite is test/event-store/postgres-faults.
+  itOnSqlite('is not ready while the store refuses writes, and ready again after a write succeeds', async () => {
     const outage = sqliteOutage(app.app.get(EVENT_STORE), 'read-only');
     outage.begin();
     try {
@@ -47,7 +50,7 @@ describe('health probes', () => {
     expect((await api(app.baseUrl, 'GET', '/health/ready')).status).toBe(200);
   });
 
-  it('becomes ready after an outage with no request writing anything (an instance out of rotation gets none)', async () => {
+  itOnSqlite('becomes ready after an outage with no request writing anything (an instance out of rotation gets none)', async () => {
     const outage = sqliteOutage(app.app.get(EVENT_STORE), 'read-only');
     outage.begin();
     try {

@@ -2,13 +2,13 @@ import { newId } from '../../src/common/ids';
 import { EVENT_STORE, EventStore, NewEvent } from '../../src/event-store/event-store';
 import { SqliteEventStore } from '../../src/event-store/sqlite/sqlite-event-store';
 import { EXECUTION_SCHEMA_VERSION } from '../../src/events/upcasters';
-import { api, readSse, RunningApp, startApp, tempSqlitePath } from '../support/app-harness';
+import { api, readSse, RunningApp, startApp, tempSqlitePath, describeOnSqlite } from '../support/app-harness';
 
 /**
  * Issue 7 item 8: events written at schema version 1 — when `run.completed` could leave `usage`
  * out — read as version 2 on every path after the upcaster and a rebuild of the read models.
  */
-describe('schema evolution through upcasters', () => {
+describeOnSqlite('schema evolution through upcasters', () => {
   let app: RunningApp;
   const executionId = newId();
   const conversationId = newId();

@@ -1,4 +1,4 @@
-import { api, useApp } from '../support/app-harness';
+import { api, useApp, onPostgres } from '../support/app-harness';
 import { expectError } from '../support/error-envelope';
 
 /** Binding §2 and §11: what the runtime says about itself and the built-in scripted provider. */
@@ -30,7 +30,7 @@ describe('runtime and providers (§2)', () => {
     expect(res.body.projections.map((p: any) => p.name).sort()).toEqual(['actions', 'artifacts', 'conversations', 'executions']);
     for (const projection of res.body.projections) expect(projection).toEqual({ name: expect.any(String), position: expect.any(Number), lag: 0 });
     expect(res.body.protocolVersion).toBe('2026-09-02');
-    expect(res.body.eventStore).toBe('sqlite');
+    expect(res.body.eventStore).toBe(onPostgres ? 'postgres' : 'sqlite');
     expect(typeof res.body.name).toBe('string');
     expect(res.body.name.length).toBeGreaterThan(0);
     expect(typeof res.body.version).toBe('string');

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createApp } from '../../src/app';
 import { Config, loadConfig } from '../../src/config/config';
+import { createDatabase } from './postgres-cluster';
 
 export interface RunningApp {
   app: NestFastifyApplication;
@@ -16,13 +17,32 @@ export interface RunningApp {
 /** A fresh SQLite file in its own temp folder. */
 export const tempSqlitePath = (): string => join(mkdtempSync(join(tmpdir(), 'runledger-test-')), 'runledger.db');
 
-/** The real application on an ephemeral loopback port over a real SQLite file. */
+/**
+ * With RUNLEDGER_E2E_STORE=postgres (the second pass of `npm test`), every app of the e2e suites
+ * runs on PostgreSQL instead: one fresh database per SQLite path a test asks for, so a test that
+ * restarts "on the same file" restarts on the same database.
+ */
+export const onPostgres = process.env.RUNLEDGER_E2E_STORE === 'postgres';
+const databases = new Map<string, string>();
+
+async function storeEnv(sqlitePath: string): Promise<Record<string, string>> {
+  if (!onPostgres) return {};
+  const adminUrl = process.env.RUNLEDGER_PG_URL;
+  if (!adminUrl) throw new Error(`RUNLEDGER_E2E_STORE=postgres needs PostgreSQL: ${process.env.RUNLEDGER_PG_SKIP_REASON}`);
+  if (!databases.has(sqlitePath)) databases.set(sqlitePath, await createDatabase(adminUrl, 'e2e'));
+  return { EVENT_STORE: 'postgres', DATABASE_URL: databases.get(sqlitePath)!, READ_MODEL_PATH: sqlitePath.replace(/\.db$/, '.read-models.db') };
+}
+
+/** Tests that make SQLite itself fail (or read its file) run only in the SQLite pass. */
+export const describeOnSqlite: jest.Describe = onPostgres ? describe.skip : describe;
+
+/** The real application on an ephemeral loopback port over a real SQLite file (or PostgreSQL, see above). */
 export async function startApp(overrides: Partial<Config> & { env?: Record<string, string> } = {}): Promise<RunningApp> {
   const { env, ...rest } = overrides;
   const sqlitePath = rest.sqlitePath ?? tempSqlitePath();
   // Both files in the test's own folder, as the defaults would place them next to SQLITE_PATH.
   const config: Config = {
-    ...loadConfig({ LOG_LEVEL: 'error', SQLITE_PATH: sqlitePath, ...env }),
+    ...loadConfig({ LOG_LEVEL: 'error', SQLITE_PATH: sqlitePath, ...(await storeEnv(sqlitePath)), ...env }),
     port: 0,
     ...rest,
   };

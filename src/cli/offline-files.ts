@@ -5,6 +5,7 @@ import { Config } from '../config/config';
 import { EventStore } from '../event-store/event-store';
 import { EventStoreGateway } from '../event-store/event-store-gateway';
 import { EventStoreDbEventStore } from '../event-store/eventstoredb/eventstoredb-event-store';
+import { PostgresEventStore } from '../event-store/postgres/postgres-event-store';
 import { EventStoreFileLockedError, SqliteEventStore } from '../event-store/sqlite/sqlite-event-store';
 import { openReadModelDatabase } from '../projections/read-model-database';
 import { CliError } from './cli';
@@ -21,6 +22,8 @@ export async function openOfflineStore(config: Config): Promise<EventStore> {
   if (config.eventStore === 'eventstoredb') {
     return new EventStoreGateway(await EventStoreDbEventStore.connect(config.eventStoreDbConnectionString!));
   }
+  // A shared database has no lock to take: the commands only read it, beside running servers.
+  if (config.eventStore === 'postgres') return new EventStoreGateway(await PostgresEventStore.connect(config.databaseUrl!));
   // Opening would create an empty store: a typo in SQLITE_PATH must not look like an empty log.
   if (!existsSync(config.sqlitePath)) throw new CliError(`no event store at ${resolve(config.sqlitePath)} (SQLITE_PATH)`);
   try {

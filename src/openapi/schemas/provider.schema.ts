@@ -33,7 +33,7 @@ export class RuntimeInfo {
   @ApiProperty({ example: '0.1.0' })
   version!: string;
 
-  @ApiProperty({ enum: ['sqlite', 'eventstoredb'] })
+  @ApiProperty({ enum: ['sqlite', 'eventstoredb', 'postgres'] })
   eventStore!: string;
 
   @ApiProperty({ type: () => [ProviderManifest] })

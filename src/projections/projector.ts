@@ -8,6 +8,8 @@ import { ProjectionCatalog } from './projection-catalog';
 
 /** Items applied per transaction at most; what arrives in one read usually goes in one. */
 const MAX_BATCH = 2000;
+/** The least time between two flushes while events keep coming (see scheduleFlush). */
+const FLUSH_SPACING_MS = 5;
 
 interface Bound {
   projection: Projection;
@@ -31,6 +33,7 @@ export class Projector {
   private readonly catalog: ProjectionCatalog;
   private buffer: AllSubscriptionItem[] = [];
   private flushScheduled = false;
+  private lastFlush = 0;
   private flushing: Promise<void> | null = null;
   /** The last position handed to the buffer: where a resubscription starts. */
   private read = 0;
@@ -137,14 +140,22 @@ export class Projector {
     }
   }
 
-  /** One flush after the current read: everything it delivered goes in one transaction. */
+  /**
+   * One flush after the current read: everything it delivered goes in one transaction. Under a
+   * steady stream of small commits the flushes are spaced at least FLUSH_SPACING_MS apart, so the
+   * read models take one transaction for many of the log's (queries wait at most that much longer).
+   */
   private scheduleFlush(): void {
     if (this.flushScheduled) return;
     this.flushScheduled = true;
-    setImmediate(() => {
+    const run = () => {
       this.flushScheduled = false;
+      this.lastFlush = performance.now();
       void this.flushUntilStored();
-    });
+    };
+    const wait = this.lastFlush + FLUSH_SPACING_MS - performance.now();
+    if (wait <= 0) setImmediate(run);
+    else setTimeout(run, wait);
   }
 
   /** Applies the buffer, retrying with backoff while the file refuses it; one such loop at a time. */

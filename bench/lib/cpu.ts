@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 
 let ticksPerSecond: number | null = null;
 
@@ -47,4 +47,28 @@ export class CpuWindow {
       benchCpuSeconds: ownCpuSeconds() - this.startOwn,
     };
   }
+}
+
+/**
+ * CPU seconds a process and its direct children have used, e.g. a PostgreSQL postmaster and its
+ * backends. Children that already ended count through the parent's cutime/cstime (fields 16–17),
+ * so backends that come and go between two readings are not lost.
+ */
+export function processTreeCpuSeconds(pid: number): number {
+  const fieldsOf = (p: number | string) => {
+    const stat = readFileSync(`/proc/${p}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  };
+  const own = fieldsOf(pid);
+  let ticks = Number(own[11]) + Number(own[12]) + Number(own[13]) + Number(own[14]);
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const fields = fieldsOf(entry);
+      if (Number(fields[1]) === pid) ticks += Number(fields[11]) + Number(fields[12]); // field 4 is the parent
+    } catch {
+      // Ended while we looked: its time is in the parent's cutime by now.
+    }
+  }
+  return ticks / clockTicks();
 }

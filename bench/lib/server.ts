@@ -15,6 +15,11 @@ export interface ServerOptions {
   cpuProfileDir?: string;
   /** More environment for the server (e.g. SSE_MAX_STREAMS_PER_TENANT for many clients). */
   env?: Record<string, string>;
+  /**
+   * Run on this PostgreSQL database (EVENT_STORE=postgres) instead of a SQLite file. Read models
+   * then go into this server's own temp folder: several servers on one database must not share them.
+   */
+  databaseUrl?: string;
 }
 
 /** A port the OS just handed out and released: free unless someone grabs it in between. */
@@ -26,7 +31,7 @@ export async function freePort(): Promise<number> {
   return port;
 }
 
-/** The compiled server (`node dist/main.js`) as a child process on a fresh SQLite file. */
+/** The compiled server (`node dist/main.js`) as a child process on a fresh SQLite file (or `databaseUrl`). */
 export class ServerProcess {
   readonly client: HttpClient;
   private exited: Promise<number | null>;
@@ -74,9 +79,12 @@ export class ServerProcess {
       mkdirSync(options.cpuProfileDir, { recursive: true });
       nodeArgs.push('--cpu-prof', `--cpu-prof-dir=${options.cpuProfileDir}`);
     }
+    const postgres = options.databaseUrl
+      ? { EVENT_STORE: 'postgres', DATABASE_URL: options.databaseUrl, READ_MODEL_PATH: join(dir, 'read-models.db') }
+      : {};
     const child = spawn(process.execPath, [...nodeArgs, MAIN], {
       cwd: ROOT,
-      env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', SQLITE_PATH: join(dir, 'runledger.db'), LOG_LEVEL: 'warn', ...options.env },
+      env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', SQLITE_PATH: join(dir, 'runledger.db'), LOG_LEVEL: 'warn', ...postgres, ...options.env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     const server = new ServerProcess(child, `http://127.0.0.1:${port}`, dir);

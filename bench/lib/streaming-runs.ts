@@ -89,6 +89,11 @@ export interface PhaseOptions {
   /** Record per-delta latency (receive time − occurredAt). */
   measureLatency: boolean;
   timeoutMs: number;
+  /**
+   * Which server execution i is started on and which one its SSE client reads from; `client` for
+   * both when absent. Lets a bench make delivery cross instances.
+   */
+  route?: (i: number) => { start: HttpClient; stream: HttpClient };
 }
 
 /**
@@ -98,9 +103,10 @@ export interface PhaseOptions {
  */
 export async function runPhase(client: HttpClient, options: PhaseOptions, onStarted?: () => void): Promise<PhaseResult> {
   const texts = options.script.filter((s): s is { type: 'text'; text: string } => s.type === 'text').map((s) => s.text);
+  const route = options.route ?? (() => ({ start: client, stream: client }));
   const conversations = await Promise.all(
-    Array.from({ length: options.executions }, async () => {
-      const response = await client.json('POST', '/v1/conversations', {});
+    Array.from({ length: options.executions }, async (_, i) => {
+      const response = await route(i).start.json('POST', '/v1/conversations', {});
       if (response.status !== 201) throw new Error(`POST /v1/conversations: ${response.status} ${JSON.stringify(response.body)}`);
       return response.body.id as string;
     }),
@@ -139,10 +145,10 @@ export async function runPhase(client: HttpClient, options: PhaseOptions, onStar
   try {
     const all = Promise.all(
       runs.map(async (run, i) => {
-        const started = await client.json('POST', '/v1/executions', body(conversations[i]));
+        const started = await route(i).start.json('POST', '/v1/executions', body(conversations[i]));
         if (started.status !== 201) throw new Error(`POST /v1/executions: ${started.status} ${JSON.stringify(started.body)}`);
         run.id = started.body.id;
-        await client.sse(
+        await route(i).stream.sse(
           `/v1/executions/${run.id}/events`,
           (message, at) => run.onMessage(message, at),
           () => (run.openedAt = Date.now()),

@@ -58,10 +58,18 @@ export class InterruptedExecutions implements OnApplicationBootstrap, BeforeAppl
 
   /** On a shared store, another instance may stop at any time: its runs are swept every heartbeat. */
   private watchOthers(): void {
+    let sweeping = false;
     const timer = setInterval(() => {
       if (this.stopping.signal.aborted) return clearInterval(timer);
-      if (!this.done) return;
-      this.sweep().catch((error) => this.logger.error(`sweep of stopped instances' executions failed: ${(error as Error).message}`));
+      // One sweep at a time: under load one may outlast the interval.
+      if (!this.done || sweeping) return;
+      sweeping = true;
+      this.sweep()
+        .catch((error) => {
+          // A sweep cut short by shutdown (the store closing under it) is the next instance's to redo.
+          if (!this.stopping.signal.aborted) this.logger.error(`sweep of stopped instances' executions failed: ${(error as Error).message}`);
+        })
+        .finally(() => (sweeping = false));
     }, this.config.heartbeatIntervalMs);
     timer.unref();
   }

@@ -100,7 +100,7 @@ async function main(): Promise<void> {
   const [inBig, inNew] = await alternate(POST_SAMPLES, () => post(client, '/v1/executions', start(big)), (i) => post(client, '/v1/executions', start(fresh[i])));
   const postRatio = percentile(inBig, 50) / percentile(inNew, 50);
   console.log(line('baseline: new conversation', ms(inNew)));
-  console.log(line(`conversation of ${int(created + missing)}+`, `${ms(inBig)}: p50 ratio ${fixed(postRatio, 3)} (goal ≤ 1.2: ${verdict(postRatio <= 1.2)})`));
+  console.log(line(`holding ${int(created + missing)} executions`, `${ms(inBig)}: p50 ratio ${fixed(postRatio, 3)} (goal ≤ 1.2: ${verdict(postRatio <= 1.2)})`));
   await quiesce(client);
 
   console.log(`\n3. Replay of a ${int(LONG_RUN)}-delta execution, ${REPLAY_REPEATS} times each way`);

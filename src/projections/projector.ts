@@ -96,7 +96,11 @@ export class Projector {
   async waitFor(position: number, timeoutMs: number): Promise<void> {
     if (this.applied >= position || this.stopping.signal.aborted) return;
     let timer: NodeJS.Timeout | undefined;
-    const reached = new Promise<void>((resolve) => this.waiters.push({ position, resolve }));
+    const waiter = { position, resolve: () => undefined as void };
+    const reached = new Promise<void>((resolve) => {
+      waiter.resolve = resolve;
+      this.waiters.push(waiter);
+    });
     const late = new Promise<never>((_, reject) => {
       timer = setTimeout(
         () =>
@@ -111,6 +115,8 @@ export class Projector {
       await Promise.race([reached, late]);
     } finally {
       clearTimeout(timer);
+      // A waiter that timed out must not stay behind while the projector is stuck.
+      this.waiters = this.waiters.filter((w) => w !== waiter);
     }
   }
 
@@ -128,7 +134,7 @@ export class Projector {
           this.read = positionOf(item);
           failures = 1;
           // A full buffer (or one the file keeps refusing) holds the subscription back.
-          if (this.buffer.length >= MAX_BATCH) await this.flushUntilStored();
+          if (this.buffer.length >= MAX_BATCH) await this.flushUntilStored().catch((error) => this.fail(error));
           else this.scheduleFlush();
         }
         return;
@@ -151,7 +157,7 @@ export class Projector {
     const run = () => {
       this.flushScheduled = false;
       this.lastFlush = performance.now();
-      void this.flushUntilStored();
+      this.flushUntilStored().catch((error) => this.fail(error));
     };
     const wait = this.lastFlush + FLUSH_SPACING_MS - performance.now();
     if (wait <= 0) setImmediate(run);
@@ -200,6 +206,13 @@ export class Projector {
     this.applied = Math.max(this.applied, last);
     this.release();
     return true;
+  }
+
+  /** A projection that throws on an event is a bug: stop projecting (queries then answer 503) and say so. */
+  private fail(error: unknown): void {
+    this.logger.error(`a projection failed, the read models stop here: ${(error as Error).message}`, (error as Error).stack);
+    this.failing = new StoreUnavailableError(`the read models stopped on an error: ${(error as Error).message}`);
+    this.stopping.abort();
   }
 
   private release(): void {

@@ -104,6 +104,7 @@ export class SqliteEventStore implements EventStore {
   private readonly filteredStatements = new Map<string, Database.Statement<[number, ...number[]], EventRow>>();
   private readonly insert: Database.Statement<unknown[]>;
   private readonly streamAfter: Database.Statement<[string, number, number], EventRow>;
+  private readonly streamAllAfter: Database.Statement<[string, number], EventRow>;
   private readonly allAfter: Database.Statement<[number, number], EventRow>;
   private readonly allOfTypesAfter: Database.Statement<[number, string, number], EventRow>;
   private readonly streamChunkAfter: Database.Statement<[string, number], EventRow>;
@@ -116,6 +117,8 @@ export class SqliteEventStore implements EventStore {
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     this.lastPosition = db.prepare('SELECT max(position) AS position FROM events');
+    // Without a LIMIT to bind: SQLite re-prepares a statement whose bound LIMIT changes the plan.
+    this.streamAllAfter = db.prepare('SELECT * FROM events WHERE stream_id = ? AND revision > ? ORDER BY revision');
     this.streamAfter = db.prepare(
       'SELECT * FROM events WHERE stream_id = ? AND revision > ? ORDER BY revision LIMIT ?',
     );
@@ -229,7 +232,10 @@ export class SqliteEventStore implements EventStore {
 
   async readStream(streamId: string, options: ReadOptions = {}): Promise<StoredEvent[]> {
     this.assertOpen();
-    return this.reading(() => this.streamAfter.all(streamId, options.after ?? -1, options.limit ?? -1).map(toStored));
+    const { after = -1, limit } = options;
+    return this.reading(() =>
+      (limit === undefined ? this.streamAllAfter.all(streamId, after) : this.streamAfter.all(streamId, after, limit)).map(toStored),
+    );
   }
 
   async streamHead(streamId: string): Promise<number | null> {

@@ -47,7 +47,7 @@ interface Row {
  */
 export const executionsProjection: Projection = {
   name: 'executions',
-  version: 2,
+  version: 3,
   tables: ['executions'],
   create: (db) => db.exec(EXECUTIONS_DDL),
   bind(db: Database.Database) {
@@ -110,7 +110,8 @@ export const executionsProjection: Projection = {
           lastSequence: row.lastSequence,
           position: row.position,
           owner: row.owner,
-          state: JSON.stringify(state),
+          // lastSequence lives in its column only: streamed output moves the column, not the state.
+          state: JSON.stringify({ ...state, lastSequence: undefined }),
         });
       }
     };

@@ -36,8 +36,11 @@ export interface ProviderRun {
   executionId: string;
   input: ExecutionInput;
   config: Record<string, unknown>;
-  /** Earlier completed executions of the conversation, oldest first, for `conversation.history`. */
-  history: HistoryEntry[];
+  /**
+   * Earlier completed executions of the conversation, oldest first, for `conversation.history`:
+   * read when asked (once), so a provider that does not use them costs no read.
+   */
+  history(): Promise<HistoryEntry[]>;
   /** Aborted when the execution is cancelled. */
   signal: AbortSignal;
   emitText(delta: string): Promise<void>;

@@ -23,7 +23,7 @@ class HistoryRecordingProvider implements Provider {
     return null;
   }
   async run(run: ProviderRun) {
-    this.seen.push(run.history);
+    this.seen.push(await run.history());
     return { text: `answer to ${run.input.text}`, usage: null };
   }
   async cleanup(): Promise<void> {}

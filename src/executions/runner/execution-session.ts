@@ -190,10 +190,7 @@ export class ExecutionSession {
       // A cancel accepted while run.started was in flight has already begun the cleanup: starting
       // the provider now would leave whatever it opens behind.
       if (this.stopped) return;
-      // The history comes from a read model: a file that briefly cannot be written waits like output does.
-      const history = await withStoreRetry(this.options.history, { retryMs: this.options.storeRetryMs, signal: this.abort.signal });
-      if (this.stopped) return;
-      const outcome = await this.runProvider(history);
+      const outcome = await this.runProvider(this.lazyHistory());
       await this.output({ type: 'complete', text: outcome.text, usage: outcome.usage });
     } catch (error) {
       await this.failUnlessStopped(error);
@@ -218,8 +215,17 @@ export class ExecutionSession {
     });
   }
 
+  /**
+   * The history, read once when the provider asks for it. It comes from a read model: a file that
+   * briefly cannot be written waits like output does.
+   */
+  private lazyHistory(): () => Promise<HistoryEntry[]> {
+    let read: Promise<HistoryEntry[]> | null = null;
+    return () => (read ??= withStoreRetry(this.options.history, { retryMs: this.options.storeRetryMs, signal: this.abort.signal }));
+  }
+
   /** The provider call, in a span whose children are the appends of its output. */
-  private runProvider(history: HistoryEntry[]): Promise<ProviderOutcome> {
+  private runProvider(history: () => Promise<HistoryEntry[]>): Promise<ProviderOutcome> {
     return inSpan('provider.run', this.spanAttributes(), async (span) => {
       const outcome = await this.provider.run(this.providerRun(history));
       if (outcome.usage) {
@@ -234,7 +240,7 @@ export class ExecutionSession {
     return { 'runledger.execution_id': this.id, 'runledger.provider': this.provider.manifest.id };
   }
 
-  private providerRun(history: HistoryEntry[]): ProviderRun {
+  private providerRun(history: () => Promise<HistoryEntry[]>): ProviderRun {
     const { state } = this.writer.loaded;
     return {
       executionId: state.id,

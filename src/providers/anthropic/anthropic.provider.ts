@@ -1,6 +1,6 @@
 import Anthropic from '@anthropic-ai/sdk';
 import type { MessageParam } from '@anthropic-ai/sdk/resources/messages';
-import { ProviderRun } from '../provider';
+import { HistoryEntry, ProviderRun } from '../provider';
 import { LlmSettings } from '../config/provider-settings';
 import { ChatSession, LlmProvider } from '../llm/llm-provider';
 import { RunConfig } from '../llm/run-config';
@@ -20,8 +20,8 @@ export class AnthropicProvider extends LlmProvider {
     this.client = anthropicClient(settings);
   }
 
-  protected openChat(run: ProviderRun, config: RunConfig): ChatSession {
-    return new AnthropicChat(this.client, config, initialMessages(run.history, run.input.text));
+  protected openChat(run: ProviderRun, config: RunConfig, history: HistoryEntry[]): ChatSession {
+    return new AnthropicChat(this.client, config, initialMessages(history, run.input.text));
   }
 }
 

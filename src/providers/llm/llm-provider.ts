@@ -1,4 +1,4 @@
-import { Provider, ProviderFailure, ProviderOutcome, ProviderRun } from '../provider';
+import { HistoryEntry, Provider, ProviderFailure, ProviderOutcome, ProviderRun } from '../provider';
 import { LlmSettings } from '../config/provider-settings';
 import { llmManifest } from './llm-manifest';
 import { resolveRunConfig, RunConfig, runConfigProblem } from './run-config';
@@ -33,7 +33,7 @@ export abstract class LlmProvider implements Provider {
     this.manifest = llmManifest(settings);
   }
 
-  protected abstract openChat(run: ProviderRun, config: RunConfig): ChatSession;
+  protected abstract openChat(run: ProviderRun, config: RunConfig, history: HistoryEntry[]): ChatSession;
 
   validateConfig(config: Record<string, unknown>): string | null {
     return runConfigProblem(config, this.settings);
@@ -62,7 +62,7 @@ export abstract class LlmProvider implements Provider {
   }
 
   private async loop(run: ProviderRun, config: RunConfig, signal: AbortSignal): Promise<ProviderOutcome> {
-    const chat = this.openChat(run, config);
+    const chat = this.openChat(run, config, await run.history());
     const { timeouts, retries } = this.settings;
     let text = '';
     let usage: Usage | null = null;

@@ -1,6 +1,6 @@
 import OpenAI from 'openai';
 import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
-import { ProviderRun } from '../provider';
+import { HistoryEntry, ProviderRun } from '../provider';
 import { LlmSettings } from '../config/provider-settings';
 import { ChatSession, LlmProvider } from '../llm/llm-provider';
 import { RunConfig } from '../llm/run-config';
@@ -20,8 +20,8 @@ export class OpenAICompatibleProvider extends LlmProvider {
     this.client = openAIClient(settings);
   }
 
-  protected openChat(run: ProviderRun, config: RunConfig): ChatSession {
-    return new OpenAIChat(this.client, this.settings, config, initialMessages(config.system, run.history, run.input.text));
+  protected openChat(run: ProviderRun, config: RunConfig, history: HistoryEntry[]): ChatSession {
+    return new OpenAIChat(this.client, this.settings, config, initialMessages(config.system, history, run.input.text));
   }
 }
 

@@ -104,11 +104,14 @@ export class PostgresEventStore implements EventStore {
 
   async readStream(streamId: string, options: ReadOptions = {}): Promise<StoredEvent[]> {
     this.assertOpen();
+    // PostgreSQL text cannot hold NUL, so no stored stream has one in its id (ids in paths are opaque).
+    if (streamId.includes('\0')) return [];
     return this.reading(`a read of ${streamId}`, () => readStreamAfter(this.pool, streamId, options.after ?? -1, options.limit ?? null));
   }
 
   async streamHead(streamId: string): Promise<number | null> {
     this.assertOpen();
+    if (streamId.includes('\0')) return null;
     return this.reading(`the head of ${streamId}`, () => readStreamHead(this.pool, streamId));
   }
 

@@ -11,6 +11,7 @@ import {
   type ResolvedEvent,
 } from '@eventstore/db-client';
 import { setMaxListeners } from 'node:events';
+import { followUntil } from '../follow-until';
 import {
   AllSubscriptionItem,
   AppendResult,
@@ -135,7 +136,7 @@ export class EventStoreDbEventStore implements EventStore {
 
   subscribeToStream(streamId: string, options: SubscribeOptions = {}): AsyncIterable<StoredEvent> {
     const after = cursorAfter(options.after, 'revision');
-    return this.follow(options.signal, (signal) =>
+    return followUntil(this.closing.signal, options.signal, (signal) =>
       catchUp<ResolvedEvent, bigint, StoredEvent>(
         {
           // Native subscriptions start after the given revision, as the port's cursor does.
@@ -152,7 +153,7 @@ export class EventStoreDbEventStore implements EventStore {
 
   subscribeToAll(options: SubscribeOptions = {}): AsyncIterable<StoredEvent> {
     const after = cursorAfter(options.after, 'position');
-    return this.follow(options.signal, (signal) =>
+    return followUntil(this.closing.signal, options.signal, (signal) =>
       catchUp<AllStreamResolvedEvent, Position, StoredEvent>(
         {
           open: (cursor) =>
@@ -171,7 +172,7 @@ export class EventStoreDbEventStore implements EventStore {
   /** Filtered on the server where it can, with its checkpoints in order; see filtered-subscription.ts. */
   subscribeToAllFiltered({ filter, after, signal }: FilteredSubscribeOptions): AsyncIterable<AllSubscriptionItem> {
     const start = cursorAfter(after, 'position');
-    return this.follow(signal, (innerSignal) => followFiltered(this.client, filter, start, innerSignal));
+    return followUntil(this.closing.signal, signal, (innerSignal) => followFiltered(this.client, filter, start, innerSignal));
   }
 
   async close(): Promise<void> {
@@ -200,21 +201,4 @@ export class EventStoreDbEventStore implements EventStore {
     if (this.closing.signal.aborted) throw new Error('event store is closed');
   }
 
-  /** One signal per subscription that fires when the caller aborts or the store closes. */
-  private async *follow<T>(callerSignal: AbortSignal | undefined, run: (signal: AbortSignal) => AsyncGenerator<T>): AsyncGenerator<T> {
-    const controller = new AbortController();
-    const abort = (): void => controller.abort();
-    const sources = [this.closing.signal, ...(callerSignal ? [callerSignal] : [])];
-    // Like an abort, a closed store ends the iteration quietly rather than throwing.
-    if (sources.some((source) => source.aborted)) return;
-    for (const source of sources) source.addEventListener('abort', abort, { once: true });
-    try {
-      yield* run(controller.signal);
-    } catch (error) {
-      // catchUp rides out unavailability by resubscribing; whatever still ends it is mapped, in case.
-      throw asStoreUnavailable(error, 'a subscription');
-    } finally {
-      for (const source of sources) source.removeEventListener('abort', abort);
-    }
-  }
 }

@@ -1,7 +1,7 @@
 import { Client, ClientConfig, Notification, Pool } from 'pg';
 import { EVENTS_TABLE } from './schema';
 import { frontierSql } from './position';
-import { ALL_STREAMS, WakeHub, sleep } from './wake-hub';
+import { ALL_STREAMS, WakeHub, sleep } from '../wake-hub';
 
 /** One channel for every instance on the database; notifications carry no payload. */
 export const CHANNEL = 'runledger_events';

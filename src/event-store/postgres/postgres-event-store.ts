@@ -1,5 +1,6 @@
 import { Pool, PoolConfig } from 'pg';
 import { setMaxListeners } from 'node:events';
+import { followUntil } from '../follow-until';
 import {
   AllFilter,
   AllSubscriptionItem,
@@ -20,7 +21,7 @@ import { asStoreUnavailable } from './postgres-errors';
 import { AllChunk, readAllChunk, readStreamAfter, readStreamHead } from './reads';
 import { migrate } from './schema';
 import { SubscriptionContext, followAll, followStream } from './subscriptions';
-import { WakeHub, sleep } from './wake-hub';
+import { WakeHub, sleep } from '../wake-hub';
 
 export interface PostgresEventStoreOptions {
   /** Connections in the pool shared by appends, reads and subscriptions (the listener has its own). */
@@ -131,18 +132,18 @@ export class PostgresEventStore implements EventStore {
   }
 
   subscribeToStream(streamId: string, { after, signal }: SubscribeOptions = {}): AsyncIterable<StoredEvent> {
-    return this.follow(signal, (stop) => followStream(this.context, streamId, after, stop));
+    return followUntil(this.closing.signal, signal, (stop) => followStream(this.context, streamId, after, stop));
   }
 
   async *subscribeToAll({ after, signal }: SubscribeOptions = {}): AsyncGenerator<StoredEvent> {
-    for await (const item of this.follow(signal, (stop) => followAll(this.context, after, undefined, stop))) {
+    for await (const item of followUntil(this.closing.signal, signal, (stop) => followAll(this.context, after, undefined, stop))) {
       if (item.kind === 'event') yield item.event;
     }
   }
 
   /** Filtered in SQL; after a short read, everything below the frontier has been seen: the checkpoint. */
   subscribeToAllFiltered({ filter, after, signal }: FilteredSubscribeOptions): AsyncIterable<AllSubscriptionItem> {
-    return this.follow(signal, (stop) => followAll(this.context, after, filter, stop));
+    return followUntil(this.closing.signal, signal, (stop) => followAll(this.context, after, filter, stop));
   }
 
   async close(): Promise<void> {
@@ -155,19 +156,6 @@ export class PostgresEventStore implements EventStore {
     await this.pool.end();
   }
 
-  /** One signal per subscription that fires when the caller aborts or the store closes. */
-  private async *follow<T>(callerSignal: AbortSignal | undefined, run: (stop: AbortSignal) => AsyncGenerator<T>): AsyncGenerator<T> {
-    const controller = new AbortController();
-    const abort = (): void => controller.abort();
-    const sources = [this.closing.signal, ...(callerSignal ? [callerSignal] : [])];
-    if (sources.some((source) => source.aborted)) return;
-    for (const source of sources) source.addEventListener('abort', abort, { once: true });
-    try {
-      yield* run(controller.signal);
-    } finally {
-      for (const source of sources) source.removeEventListener('abort', abort);
-    }
-  }
 
   /**
    * Reads $all, waiting (briefly, bounded) until everything this instance has acknowledged is below

@@ -2,7 +2,7 @@ import type { Pool } from 'pg';
 import type { AllFilter, AllSubscriptionItem, StoredEvent } from '../event-store';
 import { isUnavailable } from './postgres-errors';
 import { READ_CHUNK, readAllChunk, readStreamAfter } from './reads';
-import { ALL_STREAMS, WakeHub, sleep, wakeOrTimeout } from './wake-hub';
+import { ALL_STREAMS, WakeHub, sleep, wakeOrTimeout } from '../wake-hub';
 
 /** A subscription with nothing to read re-reads this often anyway, in case a wake-up was lost. */
 const IDLE_POLL_MS = 5_000;

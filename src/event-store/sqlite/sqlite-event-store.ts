@@ -16,7 +16,7 @@ import {
 } from '../event-store';
 import { migrate } from './schema';
 import { asStoreUnavailable } from './sqlite-errors';
-import { ALL_STREAMS, WakeSignals } from './wake-signals';
+import { ALL_STREAMS, WakeHub } from '../wake-hub';
 
 export class EventStoreFileLockedError extends Error {
   constructor(readonly path: string) {
@@ -93,7 +93,7 @@ export class SqliteEventStore implements EventStore {
   readonly kind = 'sqlite' as const;
   /** The file is locked to one process: there are no other instances to hear from. */
   readonly instances = null;
-  private readonly signals = new WakeSignals();
+  private readonly signals = new WakeHub();
   private queue: PendingAppend[] = [];
   private flushScheduled = false;
   /** Told the size of each group commit (metrics); set by whoever cares. */

@@ -1,7 +1,8 @@
 /**
- * In-process wake-ups for subscriptions. A wake-up carries no events: the woken reader reads the
- * store from its own last position, so a missed or doubled signal can never lose or repeat an
- * event — at worst it delays one until the next signal or poll.
+ * In-process wake-ups for subscriptions, shared by the SQLite and PostgreSQL adapters. A wake-up
+ * carries no events: the woken reader reads the store from its own last position, so a missed or
+ * doubled signal can never lose or repeat an event — at worst it delays one until the next
+ * signal or poll.
  */
 export const ALL_STREAMS = Symbol('all');
 export type Channel = string | typeof ALL_STREAMS;

@@ -8,8 +8,8 @@ import { ProjectionCatalog } from './projection-catalog';
 
 /** Items applied per transaction at most; what arrives in one read usually goes in one. */
 const MAX_BATCH = 2000;
-/** The least time between two flushes while events keep coming (see scheduleFlush). */
-const FLUSH_SPACING_MS = 5;
+/** The least time between two flushes while events keep coming and no query waits (see scheduleFlush). */
+const FLUSH_SPACING_MS = 50;
 
 interface Bound {
   projection: Projection;
@@ -33,6 +33,7 @@ export class Projector {
   private readonly catalog: ProjectionCatalog;
   private buffer: AllSubscriptionItem[] = [];
   private flushScheduled = false;
+  private flushTimer: NodeJS.Timeout | undefined;
   private lastFlush = 0;
   private flushing: Promise<void> | null = null;
   /** The last position handed to the buffer: where a resubscription starts. */
@@ -83,6 +84,7 @@ export class Projector {
 
   async stop(): Promise<void> {
     this.stopping.abort();
+    clearTimeout(this.flushTimer);
     await this.running;
     for (const waiter of this.waiters) waiter.resolve();
     this.waiters = [];
@@ -101,6 +103,8 @@ export class Projector {
       waiter.resolve = resolve;
       this.waiters.push(waiter);
     });
+    // What is read but held back for the spacing goes now: a query is waiting for it.
+    if (this.flushTimer) setImmediate(() => this.runScheduledFlush());
     const late = new Promise<never>((_, reject) => {
       timer = setTimeout(
         () =>
@@ -149,19 +153,25 @@ export class Projector {
   /**
    * One flush after the current read: everything it delivered goes in one transaction. Under a
    * steady stream of small commits the flushes are spaced at least FLUSH_SPACING_MS apart, so the
-   * read models take one transaction for many of the log's (queries wait at most that much longer).
+   * read models take one transaction for many of the log's; a query that waits for a write ends
+   * the spacing at once, so read-your-writes never pays for it.
    */
   private scheduleFlush(): void {
     if (this.flushScheduled) return;
     this.flushScheduled = true;
-    const run = () => {
-      this.flushScheduled = false;
-      this.lastFlush = performance.now();
-      this.flushUntilStored().catch((error) => this.fail(error));
-    };
     const wait = this.lastFlush + FLUSH_SPACING_MS - performance.now();
-    if (wait <= 0) setImmediate(run);
-    else setTimeout(run, wait);
+    // A query waiting for a write does not wait for the spacing.
+    if (wait <= 0 || this.waiters.length > 0) setImmediate(() => this.runScheduledFlush());
+    else this.flushTimer = setTimeout(() => this.runScheduledFlush(), wait);
+  }
+
+  private runScheduledFlush(): void {
+    if (!this.flushScheduled) return;
+    this.flushScheduled = false;
+    clearTimeout(this.flushTimer);
+    this.flushTimer = undefined;
+    this.lastFlush = performance.now();
+    this.flushUntilStored().catch((error) => this.fail(error));
   }
 
   /** Applies the buffer, retrying with backoff while the file refuses it; one such loop at a time. */

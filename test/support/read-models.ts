@@ -1,3 +1,4 @@
+import { Logger } from '@nestjs/common';
 import { join } from 'node:path';
 import { EventStore } from '../../src/event-store/event-store';
 import { EventStoreGateway } from '../../src/event-store/event-store-gateway';
@@ -14,6 +15,8 @@ import { WriteWatermark } from '../../src/projections/write-watermark';
  * store observed (read-your-writes), a live projector on a real read-model file in `dir`.
  */
 export function startReadModels(adapter: EventStore, dir: string, historyMaxTurns = 100) {
+  // The projector's and the sweep's expected log lines (rebuilds, refused writes) stay out of the test output.
+  Logger.overrideLogger(false);
   const store = new EventStoreGateway(adapter);
   const watermark = new WriteWatermark();
   store.observe(watermark);

@@ -1,0 +1,63 @@
+import type Database from 'better-sqlite3';
+import { AllFilter, StoredEvent } from '../event-store';
+
+/** A row of the `events` table as better-sqlite3 returns it. */
+export interface EventRow {
+  position: number;
+  event_id: string;
+  stream_id: string;
+  revision: number;
+  type: string;
+  data: string;
+  metadata: string;
+  occurred_at: string;
+}
+
+export function toStored(row: EventRow): StoredEvent {
+  return {
+    id: row.event_id,
+    streamId: row.stream_id,
+    revision: row.revision,
+    position: row.position,
+    type: row.type,
+    data: JSON.parse(row.data),
+    metadata: JSON.parse(row.metadata),
+    occurredAt: row.occurred_at,
+  };
+}
+
+/**
+ * The SQL of a filtered read: the filter's values become literals of the statement text (tested by
+ * plain comparisons per row, no JSON parsing). The tenant test goes first so that
+ * `events_by_tenant` serves tenant-scoped reads. `limit` is a literal or `?`.
+ */
+function filteredSql(filter: AllFilter, limit: string): string {
+  const where = ['position > ?'];
+  const literal = (text: string) => `'${text.replace(/'/g, "''")}'`;
+  if (filter.tenantId !== undefined) where.push(`tenant_id = ${literal(filter.tenantId)}`);
+  if (filter.streamPrefixes) {
+    const tests = filter.streamPrefixes.map((p) => `substr(stream_id, 1, ${[...p].length}) = ${literal(p)}`);
+    where.push(tests.length > 0 ? `(${tests.join(' OR ')})` : '0');
+  }
+  if (filter.types) where.push(filter.types.length > 0 ? `type IN (${filter.types.map(literal).join(', ')})` : '0');
+  return `SELECT * FROM events WHERE ${where.join(' AND ')} ORDER BY position LIMIT ${limit}`;
+}
+
+/** Each distinct filter's statement, prepared once. */
+export class FilteredStatements {
+  private readonly statements = new Map<string, Database.Statement<[number, ...number[]], EventRow>>();
+
+  constructor(private readonly db: Database.Database) {}
+
+  get(filter: AllFilter, limit: string): Database.Statement<[number, ...number[]], EventRow> {
+    const sql = filteredSql(filter, limit);
+    let statement = this.statements.get(sql);
+    if (!statement) {
+      // One statement per tenant's feed: a bound keeps many tenants from growing the cache forever.
+      if (this.statements.size >= 256) this.statements.clear();
+      statement = this.db.prepare(sql);
+      this.statements.set(sql, statement);
+    }
+    return statement;
+  }
+}

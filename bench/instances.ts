@@ -19,7 +19,7 @@ import { onExit } from './lib/cleanup';
 import { CpuWindow, ownCpuSeconds, processTreeCpuSeconds } from './lib/cpu';
 import { fixed, int, line, percentile } from './lib/format';
 import { ServerProcess } from './lib/server';
-import { PhaseResult, RunObservation, ScriptStep, runPhase } from './lib/streaming-runs';
+import { PhaseResult, RunObservation, ScriptStep, runPhase, reportRuns } from './lib/streaming-runs';
 
 const QUICK = process.argv.includes('--quick');
 const EXECUTIONS = QUICK ? 10 : 100;
@@ -39,17 +39,6 @@ interface Outcome {
   p99: number;
   serverCpu: number;
   ok: boolean;
-}
-
-function reportRuns(runs: RunObservation[], expected: number): boolean {
-  const bad = runs.filter((r) => r.problems.length > 0);
-  if (bad.length === 0) {
-    console.log(line('SSE check', `OK: all ${runs.length} clients got exactly ${int(expected)} deltas in sequence order, then run.completed`));
-    return true;
-  }
-  console.log(line('SSE check', `FAILED for ${bad.length} of ${runs.length} clients`));
-  for (const run of bad.slice(0, 10)) console.log(`    FAILURE execution ${run.id || `#${run.index}`}: ${run.problems.join('; ')}`);
-  return false;
 }
 
 /** Fresh database, `instances` servers on it, one phase; every figure printed, the key ones returned. */

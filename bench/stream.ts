@@ -20,7 +20,7 @@ import { newestProfile, summarizeProfile } from './lib/cpu-profile';
 import { fixed, int, line, percentile } from './lib/format';
 import { ServerProcess } from './lib/server';
 import { sqliteBaseline } from './lib/sqlite-baseline';
-import { PhaseResult, RunObservation, ScriptStep, runPhase } from './lib/streaming-runs';
+import { PhaseResult, RunObservation, ScriptStep, runPhase, reportRuns } from './lib/streaming-runs';
 
 const args = new Set(process.argv.slice(2));
 const QUICK = args.has('--quick');
@@ -36,17 +36,6 @@ const profileDir = PROFILE ? join(tmpdir(), `runledger-stream-profiles-${Date.no
 /** A few bytes each, all different, so order can be checked. */
 const throughputText = (i: number) => `t${i} `;
 const latencyText = (i: number) => `m${i} `;
-
-function reportRuns(runs: RunObservation[], expected: number): boolean {
-  const bad = runs.filter((r) => r.problems.length > 0);
-  if (bad.length === 0) {
-    console.log(line('SSE check', `OK: all ${runs.length} clients got exactly ${int(expected)} deltas in sequence order, then run.completed`));
-    return true;
-  }
-  console.log(line('SSE check', `FAILED for ${bad.length} of ${runs.length} clients`));
-  for (const run of bad.slice(0, 10)) console.log(`    FAILURE execution ${run.id || `#${run.index}`}: ${run.problems.join('; ')}`);
-  return false;
-}
 
 async function withServer<T>(label: string, body: (server: ServerProcess) => Promise<T>): Promise<T> {
   // Every client is one SSE stream of the `default` tenant: room for all of them, whatever the default cap.

@@ -1,3 +1,4 @@
+import { int, line } from './format';
 import { HttpClient, SseMessage } from './http-client';
 
 export type ScriptStep = { type: 'text'; text: string } | { type: 'delay'; ms: number };
@@ -166,4 +167,16 @@ export async function runPhase(client: HttpClient, options: PhaseOptions, onStar
   }
   const endedAt = Math.max(...runs.map((r) => r.endedAt));
   return { runs, startedAt, endedAt, latencies };
+}
+
+/** Prints whether every SSE client got exactly `expected` deltas in order, then the run's end. */
+export function reportRuns(runs: RunObservation[], expected: number): boolean {
+  const bad = runs.filter((r) => r.problems.length > 0);
+  if (bad.length === 0) {
+    console.log(line('SSE check', `OK: all ${runs.length} clients got exactly ${int(expected)} deltas in sequence order, then run.completed`));
+    return true;
+  }
+  console.log(line('SSE check', `FAILED for ${bad.length} of ${runs.length} clients`));
+  for (const run of bad.slice(0, 10)) console.log(`    FAILURE execution ${run.id || `#${run.index}`}: ${run.problems.join('; ')}`);
+  return false;
 }

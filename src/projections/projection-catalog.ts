@@ -6,9 +6,17 @@ import { Projection } from './projection';
  * projection whose stored version differs from its code is dropped and starts again from 0.
  */
 export class ProjectionCatalog {
+  private readonly readCheckpoint: Database.Statement<[string], { position: number }>;
+  /** Run inside every batch's transaction: prepared once, not per batch. */
+  private readonly writeCheckpoint: Database.Statement<[string, number]>;
+
   constructor(private readonly db: Database.Database) {
     db.exec(`CREATE TABLE IF NOT EXISTS checkpoints (projection TEXT PRIMARY KEY, position INTEGER NOT NULL);
              CREATE TABLE IF NOT EXISTS projection_versions (projection TEXT PRIMARY KEY, version INTEGER NOT NULL)`);
+    this.readCheckpoint = db.prepare('SELECT position FROM checkpoints WHERE projection = ?');
+    this.writeCheckpoint = db.prepare(
+      'INSERT INTO checkpoints (projection, position) VALUES (?, ?) ON CONFLICT (projection) DO UPDATE SET position = excluded.position',
+    );
   }
 
   /** Creates missing or outdated projections; answers the names that (re)start from the beginning. */
@@ -37,13 +45,11 @@ export class ProjectionCatalog {
   }
 
   checkpoint(name: string): number {
-    return (this.db.prepare('SELECT position FROM checkpoints WHERE projection = ?').get(name) as { position: number } | undefined)?.position ?? 0;
+    return this.readCheckpoint.get(name)?.position ?? 0;
   }
 
   /** Call inside the transaction that writes the rows the position covers. */
   setCheckpoint(name: string, position: number): void {
-    this.db
-      .prepare('INSERT INTO checkpoints (projection, position) VALUES (?, ?) ON CONFLICT (projection) DO UPDATE SET position = excluded.position')
-      .run(name, position);
+    this.writeCheckpoint.run(name, position);
   }
 }

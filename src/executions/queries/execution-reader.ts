@@ -1,30 +1,24 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { EVENT_STORE, EventStore, StoreUnavailableError } from '../../event-store/event-store';
+import { EVENT_STORE, EventStore } from '../../event-store/event-store';
 import { ExecutionsReadModel } from '../../projections/executions/executions.read-model';
-import { ReadConsistency } from '../../projections/read-consistency';
 import { ExecutionNotFoundError } from '../domain/execution-errors';
 import { ExecutionState } from '../domain/execution-state';
 import { executionStream, foldStored } from '../execution-stream';
 import { loadOwnedExecution } from './load-owned-execution';
 
 /**
- * An execution as a query sees it: its read-model row once the projector has applied this
- * instance's writes, with the stream's tail after the row folded on top, so a read by id is
- * never older than the stream (README, *Consistency*). Another tenant's execution is absent.
+ * An execution as a query sees it: its read-model row with the stream's tail after the row folded
+ * on top, so a read by id is never older than the stream (README, *Consistency*) and never needs
+ * to wait for the projector. Another tenant's execution is absent.
  */
 @Injectable()
 export class ExecutionReader {
   constructor(
     @Inject(EVENT_STORE) private readonly store: EventStore,
-    private readonly consistency: ReadConsistency,
     private readonly executions: ExecutionsReadModel,
   ) {}
 
   async read(executionId: string, tenantId: string): Promise<ExecutionState> {
-    // A row the projector could not bring up to date is still a valid base: the tail completes it.
-    await this.consistency.caughtUp().catch((error) => {
-      if (!(error instanceof StoreUnavailableError)) throw error;
-    });
     const row = this.executions.byId(executionId);
     // Not projected yet (another process wrote it just now): the stream is the truth.
     if (!row) return (await loadOwnedExecution(this.store, executionId, tenantId)).state;

@@ -30,6 +30,7 @@ export interface SearchFilters {
 /** Queries over the executions projection: indexed, limited, never a scan of the log. */
 export class ExecutionsReadModel {
   private readonly statements;
+  private readonly searches = new Map<string, Database.Statement>();
 
   constructor(private readonly db: Database.Database) {
     this.statements = {
@@ -77,12 +78,11 @@ export class ExecutionsReadModel {
     if (filters.createdAfter !== undefined) where.push('created_at > @createdAfter');
     if (filters.createdBefore !== undefined) where.push('created_at < @createdBefore');
     if (filters.beforePosition !== undefined) where.push('position < @beforePosition');
-    const rows = this.db
-      .prepare(
-        `SELECT tenant_id, state, last_sequence, position FROM executions WHERE ${where.join(' AND ')} ORDER BY position DESC LIMIT @limit`,
-      )
-      .all(filters) as { tenant_id: string; state: string; last_sequence: number; position: number }[];
-    return rows.map(toRow);
+    const sql = `SELECT tenant_id, state, last_sequence, position FROM executions WHERE ${where.join(' AND ')} ORDER BY position DESC LIMIT @limit`;
+    // At most 2^6 shapes of filter: each prepared once.
+    let statement = this.searches.get(sql);
+    if (!statement) this.searches.set(sql, (statement = this.db.prepare(sql)));
+    return (statement.all(filters) as { tenant_id: string; state: string; last_sequence: number; position: number }[]).map(toRow);
   }
 }
 

@@ -162,7 +162,10 @@ if (!adminUrl || !built) {
         const old = instances[name];
         delete instances[name];
         old.child.kill('SIGTERM');
-        expect(await exitWithin(old, 10_000)).toEqual({ code: 0, signal: null });
+        const exit = await exitWithin(old, 10_000);
+        // On a failed stop the server's own last lines say why.
+        if (exit?.code !== 0) process.stderr.write(`instance ${name} stopped with ${JSON.stringify(exit)}:\n${old.output().slice(-4000)}\n`);
+        expect(exit).toEqual({ code: 0, signal: null });
         await start(name);
       }
       await sleep(500);

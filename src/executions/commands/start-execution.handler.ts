@@ -28,6 +28,8 @@ export class StartExecutionHandler implements ICommandHandler<StartExecutionComm
   /** The checks of §4 in their order; nothing is appended until every one has passed. */
   @TracedCommand()
   async execute({ tenantId, request }: StartExecutionCommand): Promise<StartExecutionResult> {
+    // Nothing is appended for a run this process would no longer drive; a retry reaches another instance.
+    if (this.runner.stopping) throw new ApiError('SERVICE_UNAVAILABLE', 'this instance is shutting down; retry shortly');
     if (!(await loadConversation(this.store, request.conversationId, tenantId))) {
       throw new ApiError('NOT_FOUND', `conversation ${request.conversationId} not found`);
     }

@@ -14,6 +14,8 @@ import { ExecutionSession } from './execution-session';
 export class ExecutionRunner implements BeforeApplicationShutdown {
   private readonly logger = new Logger('ExecutionRunner');
   private readonly sessions = new Map<string, ExecutionSession>();
+  /** Set when shutdown begins: no session starts after the running ones were halted. */
+  stopping = false;
 
   constructor(
     @Inject(EVENT_STORE) private readonly store: EventStore,
@@ -29,6 +31,8 @@ export class ExecutionRunner implements BeforeApplicationShutdown {
   launch(loaded: LoadedExecution): void {
     const { state } = loaded;
     if (this.sessions.has(state.id)) return;
+    // A start that raced the shutdown stays queued: the next start (or another instance) ends it.
+    if (this.stopping) return;
     const provider = this.providers.get(state.provider);
     const history = offers(provider.manifest, 'conversation.history')
       ? () => this.conversations.of(state.conversationId, state.id)
@@ -55,6 +59,7 @@ export class ExecutionRunner implements BeforeApplicationShutdown {
    * running ends with RUNTIME_INTERRUPTED at the next start.
    */
   async beforeApplicationShutdown(): Promise<void> {
+    this.stopping = true;
     if (this.sessions.size === 0) return;
     this.logger.warn(`shutting down with ${this.sessions.size} execution(s) in flight`);
     await Promise.all([...this.sessions.values()].map((session) => session.halt()));

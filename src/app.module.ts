@@ -35,6 +35,7 @@ import { SseConnections } from './http/sse-connections';
 import { StrictQueryGuard } from './http/strict-query';
 import { ReadModelModule } from './projections/read-model.module';
 import { ProviderRegistry } from './providers/provider-registry';
+import { SchemaWorkerLifecycle } from './common/json-schema/schema-worker.lifecycle';
 import { RuntimeController } from './runtime/runtime.controller';
 
 @Module({})
@@ -64,6 +65,7 @@ export class AppModule {
         { provide: APP_GUARD, useClass: StrictQueryGuard },
         { provide: APP_PIPE, useFactory: dtoValidationPipe },
         ProviderRegistry,
+        SchemaWorkerLifecycle,
         ExecutionRunner,
         InterruptedExecutions,
         InstanceLiveness,

@@ -75,8 +75,11 @@ export interface Provider {
    * manifest id.
    */
   readonly eventNamespace?: string;
-  /** Checks the config's shape before anything is appended: a message when it is wrong, else null. */
-  validateConfig(config: Record<string, unknown>): string | null;
+  /**
+   * Checks the config's shape before anything is appended: a message when it is wrong, else null.
+   * A promise when the check leaves the event loop (client JSON Schemas are checked on a worker).
+   */
+  validateConfig(config: Record<string, unknown>): string | null | Promise<string | null>;
   run(run: ProviderRun): Promise<ProviderOutcome>;
   /** Releases whatever the run holds after a cancel; the runner calls it at most once per execution. */
   cleanup(run: { executionId: string; config: Record<string, unknown> }): Promise<void>;

@@ -1,6 +1,6 @@
 import { validationError } from '../../common/api-error';
 import { codePointLength } from '../../common/code-points';
-import { valueProblem } from '../../common/json-schema';
+import { valueProblem } from '../../common/json-schema/schema-checker';
 import { ActionState } from '../domain/execution-state';
 
 const present = (v: unknown) => v !== undefined && v !== null;
@@ -9,7 +9,7 @@ const present = (v: unknown) => v !== undefined && v !== null;
  * The body of an answer checked against its action (§6), returned as it will be stored: the body
  * as sent, less optional fields sent as null.
  */
-export function actionResponse(action: ActionState, body: Record<string, unknown>): Record<string, unknown> {
+export async function actionResponse(action: ActionState, body: Record<string, unknown>): Promise<Record<string, unknown>> {
   if (action.kind === 'approval') {
     for (const key of Object.keys(body)) {
       if (key !== 'decision' && key !== 'comment') throw validationError(`${key} is not a known field of an approval response`);
@@ -26,7 +26,7 @@ export function actionResponse(action: ActionState, body: Record<string, unknown
   }
   if (!('value' in body)) throw validationError('value is required');
   if (action.inputSchema) {
-    const problem = valueProblem(action.inputSchema, body.value);
+    const problem = await valueProblem(action.inputSchema, body.value);
     if (problem) throw validationError(problem);
   }
   return { value: body.value };

@@ -21,7 +21,7 @@ export class RespondToActionHandler implements ICommandHandler<RespondToActionCo
   @TracedCommand()
   async execute({ tenantId, executionId, actionId, body }: RespondToActionCommand): Promise<ActionState> {
     const loaded = await loadOwnedExecution(this.store, executionId, tenantId);
-    const response = actionResponse(respondableAction(loaded.state, actionId), body);
+    const response = await actionResponse(respondableAction(loaded.state, actionId), body);
     const after = await decideAndAppend(this.store, loaded, { type: 'respond', actionId, response });
     this.runner.session(executionId)?.deliverAnswer(actionId, response);
     return after.state.actions.find((a) => a.id === actionId)!;

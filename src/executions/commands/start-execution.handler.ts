@@ -34,7 +34,7 @@ export class StartExecutionHandler implements ICommandHandler<StartExecutionComm
       throw new ApiError('NOT_FOUND', `conversation ${request.conversationId} not found`);
     }
     const provider = this.providers.get(request.provider);
-    const configProblem = provider.validateConfig(request.config);
+    const configProblem = await provider.validateConfig(request.config);
     if (configProblem) throw validationError(configProblem);
     preflight(provider.manifest, request.requiredCapabilities);
 

@@ -35,7 +35,7 @@ export abstract class LlmProvider implements Provider {
 
   protected abstract openChat(run: ProviderRun, config: RunConfig, history: HistoryEntry[]): ChatSession;
 
-  validateConfig(config: Record<string, unknown>): string | null {
+  validateConfig(config: Record<string, unknown>): Promise<string | null> {
     return runConfigProblem(config, this.settings);
   }
 

@@ -1,4 +1,4 @@
-import { schemaProblem } from '../../common/json-schema';
+import { schemaProblem } from '../../common/json-schema/schema-checker';
 import { LlmSettings } from '../config/provider-settings';
 import { KIND_RULES, NO_TEMPERATURE } from '../config/instance-settings';
 
@@ -29,7 +29,7 @@ const given = (v: unknown) => v !== undefined && v !== null;
 const TOOL_NAME = /^[A-Za-z0-9_-]{1,64}$/;
 const MAX_TOOLS = 128;
 
-function toolProblem(tool: unknown, where: string): string | null {
+async function toolProblem(tool: unknown, where: string): Promise<string | null> {
   if (!isObject(tool)) return `${where} must be an object`;
   for (const key of Object.keys(tool)) {
     if (!['name', 'description', 'parameters', 'resultSchema'].includes(key)) return `${where}.${key} is not a known tool field`;
@@ -39,19 +39,19 @@ function toolProblem(tool: unknown, where: string): string | null {
     return `${where}.description must be a non-empty string`;
   }
   if (!given(tool.parameters)) return `${where}.parameters is required`;
-  const parametersProblem = schemaProblem(tool.parameters);
+  const parametersProblem = await schemaProblem(tool.parameters);
   if (parametersProblem) return `${where}.parameters is not a valid JSON Schema 2020-12: ${parametersProblem}`;
   // Both APIs take arguments as one JSON object.
   if ((tool.parameters as Json).type !== 'object') return `${where}.parameters must be a schema of "type": "object"`;
   if (given(tool.resultSchema)) {
-    const resultProblem = schemaProblem(tool.resultSchema);
+    const resultProblem = await schemaProblem(tool.resultSchema);
     if (resultProblem) return `${where}.resultSchema is not a valid JSON Schema 2020-12: ${resultProblem}`;
   }
   return null;
 }
 
 /** The shape check of an execution's config for this instance: a message, or null when fine. */
-export function runConfigProblem(config: Json, settings: LlmSettings): string | null {
+export async function runConfigProblem(config: Json, settings: LlmSettings): Promise<string | null> {
   for (const key of Object.keys(config)) {
     if (!['model', 'temperature', 'maxTokens', 'system', 'tools'].includes(key)) return `config.${key} is not a known ${settings.kind} option`;
   }
@@ -72,7 +72,7 @@ export function runConfigProblem(config: Json, settings: LlmSettings): string | 
   if (tools.length > MAX_TOOLS) return `config.tools must have at most ${MAX_TOOLS} tools`;
   const names = new Set<string>();
   for (let i = 0; i < tools.length; i++) {
-    const problem = toolProblem(tools[i], `config.tools[${i}]`);
+    const problem = await toolProblem(tools[i], `config.tools[${i}]`);
     if (problem) return problem;
     const { name } = tools[i] as ToolSpec;
     if (names.has(name)) return `config.tools[${i}].name "${name}" is already used by another tool`;

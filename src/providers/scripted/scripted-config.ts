@@ -1,4 +1,4 @@
-import { schemaProblem } from '../../common/json-schema';
+import { schemaProblem } from '../../common/json-schema/schema-checker';
 
 export type ScriptStep =
   | { type: 'text'; text: string }
@@ -20,7 +20,7 @@ const isInt = (v: unknown, min: number, max: number) => Number.isInteger(v) && (
 const nonEmptyString = (v: unknown) => typeof v === 'string' && v.length > 0;
 
 /** Per step type: its allowed keys, and a check of each present key returning a problem or null. */
-const STEP_RULES: Record<string, { required: string[]; checks: Record<string, (v: unknown, step: Json) => string | null> }> = {
+const STEP_RULES: Record<string, { required: string[]; checks: Record<string, (v: unknown, step: Json) => string | null | Promise<string | null>> }> = {
   text: { required: ['text'], checks: { text: (v) => (nonEmptyString(v) ? null : 'must be a non-empty string') } },
   delay: { required: ['ms'], checks: { ms: (v) => (isInt(v, 0, 60000) ? null : 'must be an integer from 0 to 60000') } },
   action: {
@@ -28,9 +28,9 @@ const STEP_RULES: Record<string, { required: string[]; checks: Record<string, (v
     checks: {
       kind: (v) => (v === 'approval' || v === 'input' ? null : 'must be "approval" or "input"'),
       prompt: (v) => (nonEmptyString(v) ? null : 'must be a non-empty string'),
-      inputSchema: (v, step) => {
+      inputSchema: async (v, step) => {
         if (step.kind !== 'input') return 'is only allowed for kind "input"';
-        const problem = schemaProblem(v);
+        const problem = await schemaProblem(v);
         return problem ? `is not a valid JSON Schema 2020-12: ${problem}` : null;
       },
     },
@@ -56,7 +56,7 @@ const STEP_RULES: Record<string, { required: string[]; checks: Record<string, (v
   fail: { required: ['message'], checks: { message: (v) => (nonEmptyString(v) ? null : 'must be a non-empty string') } },
 };
 
-function stepProblem(step: unknown, where: string): string | null {
+async function stepProblem(step: unknown, where: string): Promise<string | null> {
   if (!isObject(step)) return `${where} must be an object`;
   const rules = typeof step.type === 'string' ? STEP_RULES[step.type] : undefined;
   if (!rules) return `${where}.type must be one of ${Object.keys(STEP_RULES).join(', ')}`;
@@ -69,14 +69,14 @@ function stepProblem(step: unknown, where: string): string | null {
   for (const [key, check] of Object.entries(rules.checks)) {
     // null means "left out" in requests (§1).
     if (step[key] === undefined || step[key] === null) continue;
-    const problem = check(step[key], step);
+    const problem = await check(step[key], step);
     if (problem) return `${where}.${key} ${problem}`;
   }
   return null;
 }
 
 /** The shape check of §11: known keys, known step types, required fields, JSON types, ranges. */
-export function scriptedConfigProblem(config: Json): string | null {
+export async function scriptedConfigProblem(config: Json): Promise<string | null> {
   for (const key of Object.keys(config)) {
     if (!['script', 'cleanup', 'cleanupDelayMs'].includes(key)) return `config.${key} is not a known scripted option`;
   }
@@ -84,7 +84,7 @@ export function scriptedConfigProblem(config: Json): string | null {
   if (script !== undefined && script !== null) {
     if (!Array.isArray(script)) return 'config.script must be an array of steps';
     for (let i = 0; i < script.length; i++) {
-      const problem = stepProblem(script[i], `config.script[${i}]`);
+      const problem = await stepProblem(script[i], `config.script[${i}]`);
       if (problem) return problem;
     }
   }

@@ -17,7 +17,7 @@ export class ScriptedProvider implements Provider {
     this.manifest = identity ? { ...SCRIPTED_MANIFEST, ...identity } : SCRIPTED_MANIFEST;
   }
 
-  validateConfig(config: Record<string, unknown>): string | null {
+  validateConfig(config: Record<string, unknown>): Promise<string | null> {
     return scriptedConfigProblem(config);
   }
 

@@ -17,7 +17,7 @@ import { RawResponse, send } from './raw-client';
  * FUZZ_RUNS scales the run count (default 400, and 160 with auth off); FUZZ_SEED replays a failure
  * fast-check reported; FUZZ_DEBUG=1 stops at the first failure instead of shrinking it.
  */
-const KEY = 'fuzz-key';
+const KEY = 'fuzz-key-0123456789abcd';
 const AUTH = { authorization: `Bearer ${KEY}` };
 const RUNS = Number(process.env.FUZZ_RUNS ?? 400);
 const SEED = process.env.FUZZ_SEED === undefined ? undefined : Number(process.env.FUZZ_SEED);

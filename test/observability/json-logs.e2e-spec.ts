@@ -14,7 +14,7 @@ const describeBuilt = built ? describe : describe.skip;
 if (!built) process.stderr.write(`JSON logs suite skipped: ${MAIN} is missing; run npm run build (npm test does)\n`);
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-const KEY = 'acme-json-logs-k3y';
+const KEY = 'acme-json-logs-k3y-0001';
 const WRONG_KEY = 'not-a-key-but-s3cret';
 const INPUT = 'confidential input text 7d1f';
 
@@ -143,7 +143,7 @@ describeBuilt('JSON logs (compiled server)', () => {
     for (const level of ['info', 'silent']) {
       const result = spawnSync(process.execPath, [MAIN], {
         cwd: ROOT,
-        env: { PATH: process.env.PATH, LOG_LEVEL: level, PORT: 'eighty', API_KEYS: 'acme:s3cret-key,globex' },
+        env: { PATH: process.env.PATH, LOG_LEVEL: level, PORT: 'eighty', API_KEYS: 'acme:s3cret-key-0123456789,globex' },
         encoding: 'utf8',
         timeout: 15000,
       });

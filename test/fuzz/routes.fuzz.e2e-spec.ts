@@ -189,7 +189,7 @@ function fuzzRoutes(app: AppContext, runs: number): void {
 }
 
 describe('route fuzz, auth + rate limit + CORS on', () => {
-  const app = useApp({ env: { API_KEYS: `fuzz:${KEY}`, RATE_LIMIT_PER_MINUTE: '1000000', CORS_ORIGINS: 'https://app.example.com' } });
+  const app = useApp({ env: { API_KEYS: `fuzz:${KEY}`, AUTH_FAILURES_PER_MINUTE: '0', RATE_LIMIT_PER_MINUTE: '1000000', CORS_ORIGINS: 'https://app.example.com' } });
   fuzzRoutes(app, RUNS);
 });
 

@@ -150,6 +150,11 @@ export function loadConfig(env: Env = process.env): Config {
     trustProxy: readTrustProxy(env.TRUST_PROXY, problems),
     scriptedProvider: oneOf(env, 'SCRIPTED_PROVIDER', ['enabled', 'disabled'] as const, 'enabled', problems),
   };
+  for (const instance of config.providers) {
+    if (config.scriptedProvider === 'disabled' && instance.kind === 'scripted') {
+      problems.push(`PROVIDERS_CONFIG instance "${instance.id}" is of kind scripted, which SCRIPTED_PROVIDER=disabled turns off`);
+    }
+  }
   // Reachable from a network with no key asked: every caller would be tenant `default`.
   if (!authEnabled(config.auth) && !isLoopbackHost(host) && !config.allowUnauthenticated) {
     problems.push(

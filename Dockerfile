@@ -14,6 +14,8 @@ COPY src ./src
 RUN npm run build && npm prune --omit=dev
 
 # Runtime: no compilers; the native addon was built above for this same base image.
+# HOST=0.0.0.0 makes the server reachable, so it starts only with keys: API_KEYS, or
+# API_KEYS_FILE naming a mounted secret (e.g. /run/secrets/api_keys), or OIDC_ISSUER.
 FROM node:20-bookworm-slim
 ENV NODE_ENV=production \
     HOST=0.0.0.0 \

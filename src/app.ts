@@ -20,13 +20,16 @@ import { setupApiDocs } from './openapi/api-docs';
 export async function createApp(config: Config): Promise<NestFastifyApplication> {
   // Before any logger is made: children keep the level they were made with.
   setLogLevel(config.logLevel);
-  const authenticator = new Authenticator(config.auth);
+  const authenticator = new Authenticator(config.auth, { failuresPerMinute: config.authFailuresPerMinute });
   const adapter = new FastifyAdapter({
     // JSON lines through the one pino logger; request ids from X-Request-Id or generated, and one
     // line per request from request-log.ts instead of Fastify's two.
     loggerInstance: rootLogger(),
     logController: new LogController({ disableRequestLogging: true }),
     genReqId: requestIdOf,
+    // Behind a load balancer, the client's address (which failed authentications are counted
+    // under) comes from X-Forwarded-For, as far as TRUST_PROXY trusts the hops that wrote it.
+    trustProxy: config.trustProxy,
     bodyLimit: config.bodyLimitBytes,
     // Ids in paths are opaque (§1): an id of any length must reach the route and answer 404, not
     // Fastify's raw 414 for params over its default 100 characters (Node caps the URL at 16 KiB).

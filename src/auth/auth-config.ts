@@ -1,4 +1,6 @@
 import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { TENANT_NAME_RULE, isTenantName } from './tenant-name';
 
 /** A configured API key, kept only as its SHA-256 digest so configuration never holds the secret. */
 export interface ApiKeyEntry {
@@ -24,40 +26,44 @@ type Env = Record<string, string | undefined>;
 
 export const keyDigest = (key: string): Buffer => createHash('sha256').update(key, 'utf8').digest();
 
-// Tenant names end up in stream names and logs: plain, printable and short.
-const TENANT = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
 // A key must travel as a bearer token: printable ASCII without spaces.
 const KEY = /^[\x21-\x7e]+$/;
+/** Shorter keys can be guessed; 20 random characters are beyond any online attempt. */
+export const MIN_KEY_LENGTH = 20;
 
 /**
- * `API_KEYS=acme:key1,globex:key2`. Problems name the entry by position and never echo a key,
- * because the message goes to the logs.
+ * `API_KEYS=acme:4f1c…,globex:9b2e…` (or the same text in API_KEYS_FILE, where newlines may
+ * separate entries too). Problems name the entry by position and never echo a key, because the
+ * message goes to the logs.
  */
-function readApiKeys(raw: string | undefined, problems: string[]): ApiKeyEntry[] {
-  if (raw === undefined || raw.trim() === '') return [];
+function readApiKeys(source: 'API_KEYS' | 'API_KEYS_FILE', pairs: string[], problems: string[]): ApiKeyEntry[] {
   const entries: ApiKeyEntry[] = [];
   const seen = new Map<string, number>();
-  raw.split(',').forEach((pair, index) => {
+  pairs.forEach((pair, index) => {
     const position = index + 1;
     const colon = pair.indexOf(':');
     const tenant = colon === -1 ? '' : pair.slice(0, colon).trim();
     const key = colon === -1 ? '' : pair.slice(colon + 1).trim();
     if (colon === -1 || key === '') {
-      problems.push(`API_KEYS entry ${position} must be tenant:key`);
+      problems.push(`${source} entry ${position} must be tenant:key`);
       return;
     }
-    if (!TENANT.test(tenant)) {
-      problems.push(`API_KEYS entry ${position} has a bad tenant "${tenant}" (letters, digits, ".", "_", "-"; at most 128)`);
+    if (!isTenantName(tenant)) {
+      problems.push(`${source} entry ${position} has a bad tenant "${tenant}" (${TENANT_NAME_RULE})`);
       return;
     }
     if (!KEY.test(key)) {
-      problems.push(`API_KEYS entry ${position} has a key with spaces or non-ASCII characters`);
+      problems.push(`${source} entry ${position} has a key with spaces or non-ASCII characters`);
+      return;
+    }
+    if (key.length < MIN_KEY_LENGTH) {
+      problems.push(`${source} entry ${position} has a key shorter than ${MIN_KEY_LENGTH} characters`);
       return;
     }
     const digest = keyDigest(key).toString('hex');
     const earlier = seen.get(digest);
     if (earlier !== undefined) {
-      problems.push(`API_KEYS entries ${earlier} and ${position} have the same key`);
+      problems.push(`${source} entries ${earlier} and ${position} have the same key`);
       return;
     }
     seen.set(digest, position);
@@ -92,9 +98,35 @@ function isHttpUrl(value: string): boolean {
   }
 }
 
-/** Reads API_KEYS and OIDC_*, adding each problem to `problems` as the other settings do. */
+/**
+ * The entries of API_KEYS, or of the file API_KEYS_FILE names (a Docker or Kubernetes secret, so
+ * keys stay out of the environment that `docker inspect` shows). Never both: one would be ignored.
+ */
+function keyEntries(env: Env, problems: string[]): { source: 'API_KEYS' | 'API_KEYS_FILE'; pairs: string[] } | null {
+  const inline = env.API_KEYS !== undefined && env.API_KEYS.trim() !== '';
+  const file = env.API_KEYS_FILE || null;
+  if (inline && file) {
+    problems.push('API_KEYS and API_KEYS_FILE are both set; set one of them');
+    return null;
+  }
+  if (inline) return { source: 'API_KEYS', pairs: env.API_KEYS!.split(',') };
+  if (!file) return null;
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    problems.push(`API_KEYS_FILE ${file} cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+    return null;
+  }
+  const pairs = text.split(/[,\r\n]/).filter((pair) => pair.trim() !== '');
+  if (pairs.length === 0) problems.push(`API_KEYS_FILE ${file} holds no tenant:key entries`);
+  return { source: 'API_KEYS_FILE', pairs };
+}
+
+/** Reads API_KEYS (or API_KEYS_FILE) and OIDC_*, adding each problem to `problems` as the other settings do. */
 export function readAuthConfig(env: Env, problems: string[]): AuthConfig {
-  return { apiKeys: readApiKeys(env.API_KEYS, problems), oidc: readOidc(env, problems) };
+  const keys = keyEntries(env, problems);
+  return { apiKeys: keys ? readApiKeys(keys.source, keys.pairs, problems) : [], oidc: readOidc(env, problems) };
 }
 
 export const authEnabled = (auth: AuthConfig): boolean => auth.apiKeys.length > 0 || auth.oidc !== null;

@@ -20,7 +20,7 @@ export const isPublic = (request: FastifyRequest) => {
 export async function authenticate(authenticator: Authenticator, request: FastifyRequest, reply: FastifyReply): Promise<void> {
   if (!authenticator.enabled || isPublic(request)) return;
   try {
-    request.tenantId = await authenticator.tenantOf(request.headers.authorization);
+    request.tenantId = await authenticator.tenantOf(request.headers.authorization, request.ip);
   } catch (error) {
     if (error instanceof AuthFailure) reply.headers(error.headers);
     throw error;

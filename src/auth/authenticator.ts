@@ -1,6 +1,7 @@
 import { ApiError } from '../common/api-error';
 import { ApiKeys } from './api-keys';
 import { AuthConfig } from './auth-config';
+import { FailedAuthBudget } from './failed-auth-budget';
 import { InvalidTokenError, JwtVerifier, JwtVerifierOptions, KEYS_RETRY_AFTER_S, SigningKeysUnavailableError } from './jwt-verifier';
 
 /**
@@ -12,7 +13,7 @@ const BEARER = /^bearer +([\x21-\x7e]+) *$/i;
 /** A refusal with the headers that go with it (RFC 6750 `WWW-Authenticate`, `Retry-After`). */
 export class AuthFailure extends ApiError {
   constructor(
-    code: 'UNAUTHENTICATED' | 'SERVICE_UNAVAILABLE',
+    code: 'UNAUTHENTICATED' | 'SERVICE_UNAVAILABLE' | 'RATE_LIMITED',
     message: string,
     readonly headers: Record<string, string>,
   ) {
@@ -25,32 +26,60 @@ const unauthenticated = (message: string, tokenError = true) =>
     'www-authenticate': tokenError ? 'Bearer realm="runledger", error="invalid_token"' : 'Bearer realm="runledger"',
   });
 
+const rateLimited = (retryAfterS: number) =>
+  new AuthFailure('RATE_LIMITED', `too many failed authentications from this address; retry in ${retryAfterS} seconds`, {
+    'retry-after': String(retryAfterS),
+  });
+
+/** The bearer token of an `Authorization` header value, or the refusal it earns. */
+function bearerToken(authorization: string | string[] | undefined): string | AuthFailure {
+  if (authorization === undefined || authorization === '') return unauthenticated('a bearer token is required', false);
+  const match = typeof authorization === 'string' ? BEARER.exec(authorization) : null;
+  return match ? match[1] : unauthenticated('the Authorization header must be "Bearer <token>"');
+}
+
 /**
  * Who a request acts for (binding §12): a bearer token that equals a configured API key is that
  * key's tenant; any other token is verified as an OIDC JWT when OIDC is configured. Messages
  * never contain the token.
+ *
+ * Failures are counted per client address (AUTH_FAILURES_PER_MINUTE). The key comparison comes
+ * first, as it is cheap, so a valid key passes even from an address over its budget; an address
+ * over it is refused with 429 before any JWT is verified, the costly part an attacker could
+ * otherwise make the server repeat.
  */
 export class Authenticator {
   private readonly keys: ApiKeys;
   private readonly jwt: JwtVerifier | null;
+  private readonly failures: FailedAuthBudget;
 
-  constructor(config: AuthConfig, jwtOptions: JwtVerifierOptions = {}) {
+  constructor(config: AuthConfig, options: JwtVerifierOptions & { failuresPerMinute?: number } = {}) {
     this.keys = new ApiKeys(config.apiKeys);
-    this.jwt = config.oidc ? new JwtVerifier(config.oidc, jwtOptions) : null;
+    this.jwt = config.oidc ? new JwtVerifier(config.oidc, options) : null;
+    this.failures = new FailedAuthBudget(options.failuresPerMinute ?? 0);
   }
 
   get enabled(): boolean {
     return this.keys.size > 0 || this.jwt !== null;
   }
 
-  /** The tenant for an `Authorization` header value; throws AuthFailure. */
-  async tenantOf(authorization: string | string[] | undefined): Promise<string> {
-    if (authorization === undefined || authorization === '') throw unauthenticated('a bearer token is required', false);
-    const match = typeof authorization === 'string' ? BEARER.exec(authorization) : null;
-    if (!match) throw unauthenticated('the Authorization header must be "Bearer <token>"');
-    const token = match[1];
-    const tenant = this.keys.tenantOf(token);
+  /** The tenant for an `Authorization` header value sent from `address`; throws AuthFailure. */
+  async tenantOf(authorization: string | string[] | undefined, address: string): Promise<string> {
+    const token = bearerToken(authorization);
+    const tenant = typeof token === 'string' ? this.keys.tenantOf(token) : null;
     if (tenant !== null) return tenant;
+    const wait = this.failures.retryAfter(address);
+    if (wait !== null) throw rateLimited(wait);
+    try {
+      if (typeof token !== 'string') throw token;
+      return await this.verify(token);
+    } catch (error) {
+      if (error instanceof AuthFailure && error.code === 'UNAUTHENTICATED') this.failures.record(address);
+      throw error;
+    }
+  }
+
+  private async verify(token: string): Promise<string> {
     if (!this.jwt) throw unauthenticated('bearer token is not valid');
     try {
       return await this.jwt.tenantOf(token);

@@ -9,6 +9,7 @@ import {
   type FlattenedJWSInput,
 } from 'jose';
 import { OidcConfig } from './auth-config';
+import { TENANT_NAME_RULE, isTenantName } from './tenant-name';
 
 /** Why a token was refused; the hook turns it into 401 UNAUTHENTICATED. */
 export class InvalidTokenError extends Error {}
@@ -75,6 +76,11 @@ export class JwtVerifier {
     const tenant = payload[this.config.tenantClaim];
     if (typeof tenant !== 'string' || tenant === '') {
       throw new InvalidTokenError(`bearer token has no string "${this.config.tenantClaim}" claim`);
+    }
+    // The same rule as API_KEYS' tenants: the name reaches stream names and logs. The value is
+    // not echoed, as it may be anything the issuer let a user put there.
+    if (!isTenantName(tenant)) {
+      throw new InvalidTokenError(`bearer token's "${this.config.tenantClaim}" claim is not a valid tenant name (${TENANT_NAME_RULE})`);
     }
     return tenant;
   }

@@ -73,4 +73,26 @@ describe('limits, CORS (issue 8)', () => {
       expect.stringMatching(/^CORS_ORIGINS entry "nope" must be/),
     ]);
   });
+
+  it('defaults: failed authentications limited to 20 a minute, no proxy trusted, scripted offered', () => {
+    expect(loadConfig({})).toMatchObject({ allowUnauthenticated: false, authFailuresPerMinute: 20, trustProxy: false, scriptedProvider: 'enabled' });
+  });
+
+  it('reads TRUST_PROXY as Fastify\'s trustProxy: true, a hop count, or addresses and CIDRs', () => {
+    expect(loadConfig({ TRUST_PROXY: 'true' }).trustProxy).toBe(true);
+    expect(loadConfig({ TRUST_PROXY: 'false' }).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: '2' }).trustProxy).toBe(2);
+    expect(loadConfig({ TRUST_PROXY: '10.0.0.0/8, 192.168.1.5,::1' }).trustProxy).toEqual(['10.0.0.0/8', '192.168.1.5', '::1']);
+    for (const bad of ['0', 'yes', '10.0.0.0/33', '10.0.0.1,,']) {
+      expect(() => loadConfig({ TRUST_PROXY: bad })).toThrow(`TRUST_PROXY must be true, false, a hop count from 1 to 100, or addresses/CIDRs separated by commas (got "${bad}")`);
+    }
+  });
+
+  it('refuses a non-loopback HOST without authentication unless ALLOW_UNAUTHENTICATED=true', () => {
+    expect(() => loadConfig({ HOST: '0.0.0.0' })).toThrow(/HOST=0\.0\.0\.0 is reachable from other machines but authentication is off: .*ALLOW_UNAUTHENTICATED=true/);
+    expect(loadConfig({ HOST: '0.0.0.0', ALLOW_UNAUTHENTICATED: 'true' }).host).toBe('0.0.0.0');
+    expect(loadConfig({ HOST: '0.0.0.0', API_KEYS: 'acme:0123456789abcdefghij' }).host).toBe('0.0.0.0');
+    for (const host of ['127.0.0.1', '127.0.1.1', '::1', 'localhost']) expect(loadConfig({ HOST: host }).host).toBe(host);
+    expect(() => loadConfig({ HOST: '0.0.0.0', ALLOW_UNAUTHENTICATED: 'yes' })).toThrow(/ALLOW_UNAUTHENTICATED must be one of true, false/);
+  });
 });

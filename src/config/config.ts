@@ -1,6 +1,8 @@
-import { AuthConfig, readAuthConfig } from '../auth/auth-config';
+import { AuthConfig, authEnabled, readAuthConfig } from '../auth/auth-config';
 import { ProviderSettings } from '../providers/config/provider-settings';
 import { readProvidersConfig } from '../providers/config/providers-file';
+import { isLoopbackHost } from './loopback-host';
+import { TrustProxy, readTrustProxy } from './trust-proxy';
 
 /** Typed configuration read from the environment once at start (binding §12). */
 export interface Config {
@@ -17,8 +19,16 @@ export interface Config {
   /** How often an idle SSE stream gets a `: keep-alive` comment; the binding caps it at 15 s. */
   sseKeepAliveMs: number;
   logLevel: 'silent' | 'error' | 'warn' | 'info' | 'debug';
-  /** API_KEYS and OIDC_*; auth is on when either is set. */
+  /** API_KEYS (or API_KEYS_FILE) and OIDC_*; auth is on when either is set. */
   auth: AuthConfig;
+  /** ALLOW_UNAUTHENTICATED=true: serve a non-loopback HOST without authentication, on purpose. */
+  allowUnauthenticated: boolean;
+  /** AUTH_FAILURES_PER_MINUTE: failed authentications per client address per minute before 429; 0 = no limit. */
+  authFailuresPerMinute: number;
+  /** TRUST_PROXY: Fastify's `trustProxy`, so that a client's address comes from X-Forwarded-For. */
+  trustProxy: TrustProxy;
+  /** SCRIPTED_PROVIDER: whether the built-in `scripted` provider is offered. */
+  scriptedProvider: 'enabled' | 'disabled';
   /** How long a run's output waits for a store that refuses writes before the run is ended. */
   storeRetryMs: number;
   /** How many earlier completed executions a provider offering `conversation.history` receives. */
@@ -135,7 +145,22 @@ export function loadConfig(env: Env = process.env): Config {
     rateLimitPerMinute: env.RATE_LIMIT_PER_MINUTE ? integer(env, 'RATE_LIMIT_PER_MINUTE', 0, 1, 1_000_000, problems) : null,
     sseMaxStreamsPerTenant: integer(env, 'SSE_MAX_STREAMS_PER_TENANT', 100, 1, 100_000, problems),
     corsOrigins: corsOrigins(env, problems),
+    allowUnauthenticated: oneOf(env, 'ALLOW_UNAUTHENTICATED', ['true', 'false'] as const, 'false', problems) === 'true',
+    authFailuresPerMinute: integer(env, 'AUTH_FAILURES_PER_MINUTE', 20, 0, 1_000_000, problems),
+    trustProxy: readTrustProxy(env.TRUST_PROXY, problems),
+    scriptedProvider: oneOf(env, 'SCRIPTED_PROVIDER', ['enabled', 'disabled'] as const, 'enabled', problems),
   };
+  for (const instance of config.providers) {
+    if (config.scriptedProvider === 'disabled' && instance.kind === 'scripted') {
+      problems.push(`PROVIDERS_CONFIG instance "${instance.id}" is of kind scripted, which SCRIPTED_PROVIDER=disabled turns off`);
+    }
+  }
+  // Reachable from a network with no key asked: every caller would be tenant `default`.
+  if (!authEnabled(config.auth) && !isLoopbackHost(host) && !config.allowUnauthenticated) {
+    problems.push(
+      `HOST=${host} is reachable from other machines but authentication is off: set API_KEYS, API_KEYS_FILE or OIDC_ISSUER, or ALLOW_UNAUTHENTICATED=true to serve without authentication on purpose`,
+    );
+  }
   if (config.heartbeatLapseMs < 3 * config.heartbeatIntervalMs) {
     problems.push('HEARTBEAT_LAPSE_MS must be at least 3 × HEARTBEAT_INTERVAL_MS, so one late heartbeat never ends a live instance\'s runs');
   }

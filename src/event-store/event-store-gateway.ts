@@ -1,6 +1,7 @@
 import {
   AllSubscriptionItem,
   AppendResult,
+  CountOptions,
   EventStore,
   ExpectedRevision,
   FilteredSubscribeOptions,
@@ -77,6 +78,10 @@ export class EventStoreGateway implements EventStore {
 
   headPosition(): Promise<number> {
     return this.store.headPosition();
+  }
+
+  countAll(options: CountOptions): Promise<number> {
+    return this.store.countAll(options);
   }
 
   async *subscribeToStream(streamId: string, options?: SubscribeOptions): AsyncGenerator<StoredEvent> {

@@ -62,6 +62,12 @@ export interface ReadOptions {
   filter?: AllFilter;
 }
 
+export interface CountOptions {
+  after?: number;
+  limit: number;
+  filter?: AllFilter;
+}
+
 export interface SubscribeOptions {
   after?: number;
   /** Aborting ends the iteration cleanly, as does breaking out of `for await`. */
@@ -107,6 +113,11 @@ export interface EventStore {
   readAll(options?: ReadOptions): Promise<StoredEvent[]>;
   /** The position of the last event in the global log, 0 when it is empty. */
   headPosition(): Promise<number>;
+  /**
+   * How many events of the global log after `after` match, counting at most `limit`: what a lag
+   * needs, without reading (let alone parsing) the events. Probes and scrapes call it.
+   */
+  countAll(options: CountOptions): Promise<number>;
   /** The backlog after `after`, then live events, with no gap and no duplicate at the hand-over. */
   subscribeToStream(streamId: string, options?: SubscribeOptions): AsyncIterable<StoredEvent>;
   subscribeToAll(options?: SubscribeOptions): AsyncIterable<StoredEvent>;

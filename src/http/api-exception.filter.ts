@@ -1,6 +1,7 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, errorEnvelope } from '../common/api-error';
+import { redactedUrl } from '../observability/redacted-url';
 import { StoreUnavailableError } from '../event-store/event-store';
 import { STORE_RETRY_AFTER_SECONDS, applicationErrorToApi } from './domain-error-codes';
 
@@ -54,12 +55,12 @@ export class ApiExceptionFilter implements ExceptionFilter {
           : fromFastify(exception as { code?: string; expose?: boolean })));
     if (reply.sent || reply.raw.headersSent) return;
     if (!error) {
-      this.logger.error(`${request.method} ${request.url} failed`, (exception as Error)?.stack);
+      this.logger.error(`${request.method} ${redactedUrl(request.url)} failed`, (exception as Error)?.stack);
       void reply.status(500).send({ error: { code: 'INTERNAL_ERROR', message: 'internal server error' } });
       return;
     }
     if (exception instanceof StoreUnavailableError) {
-      this.logger.warn(`${request.method} ${request.url}: 503, ${exception.message}`);
+      this.logger.warn(`${request.method} ${redactedUrl(request.url)}: 503, ${exception.message}`);
     }
     // 503 and 429 always tell the client when to retry (§1); the throwers set their own when they know better.
     if ((error.status === 503 || error.status === 429) && !reply.hasHeader('retry-after')) {

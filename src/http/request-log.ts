@@ -1,6 +1,7 @@
 import { trace } from '@opentelemetry/api';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger as Pino } from 'pino';
+import { redactedUrl } from '../observability/redacted-url';
 import { bindExecutionId, enterRequestContext, openRequestContext } from '../observability/request-context';
 
 /** An execution id as the runtime makes them (and not 16 KiB of whatever a caller put in a path). */
@@ -25,7 +26,8 @@ const levelOf = (status: number) => (status === 503 ? 'warn' : status >= 500 ? '
  * and one closing line when the response ends or its connection closes (SSE streams included):
  * server errors as errors (503, an outage the client is told to wait out, as a warning), every
  * other request at debug level, so an operator can follow a failing client without drowning in
- * lines. The line has the request's headers (credentials redacted, see logger.ts), never its body.
+ * lines. The line has the request's headers (credentials redacted, see logger.ts) and its URL with
+ * the query string's values redacted (redacted-url.ts), never its body.
  */
 function track(request: FastifyRequest, reply: FastifyReply, done: () => void): void {
   reply.header('x-request-id', request.id);
@@ -46,7 +48,7 @@ function track(request: FastifyRequest, reply: FastifyReply, done: () => void): 
     const log = context.logger;
     if (!log.isLevelEnabled(level)) return;
     const ms = Math.round(performance.now() - started);
-    const line = `${request.method} ${request.raw.url} ${status} ${ms} ms`;
+    const line = `${request.method} ${redactedUrl(request.raw.url ?? '')} ${status} ${ms} ms`;
     log[level](
       { req: request.raw, res: reply.raw, responseTime: ms },
       reply.raw.writableFinished ? line : `${line} (closed before the response ended)`,

@@ -1,6 +1,7 @@
 import { isSpanContextValid, trace } from '@opentelemetry/api';
 import { Logger as NestPinoLogger, PinoLogger } from 'nestjs-pino';
 import pino, { Logger as Pino, LevelWithSilent } from 'pino';
+import { redactedUrl } from './redacted-url';
 
 /** LOG_LEVEL's values, which are pino's own level names. */
 export type LogLevel = 'silent' | 'error' | 'warn' | 'info' | 'debug';
@@ -41,9 +42,13 @@ export function rootLogger(): Pino {
       formatters: { level: (label) => ({ level: label }) },
       redact: { paths: REDACTED, censor: '[redacted]' },
       // Fastify's request loggers take these over its own: the request's headers (redacted above)
-      // say who called; of a response, its status is enough.
+      // say who called, its URL without the values of its query string (a key sent there by
+      // mistake stays out); of a response, its status is enough.
       serializers: {
-        req: pino.stdSerializers.req,
+        req: (req) => {
+          const serialized = pino.stdSerializers.req(req);
+          return { ...serialized, url: redactedUrl(serialized.url) };
+        },
         res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
         err: pino.stdSerializers.err,
       },

@@ -3,6 +3,7 @@ import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
 import { NodeSDK } from '@opentelemetry/sdk-node';
 import { format } from 'node:util';
 import { rootLogger } from './logger';
+import { redactedQuery } from './redacted-url';
 
 /**
  * Loaded only when an OTLP endpoint is configured (tracing-bootstrap.ts), before anything requires
@@ -36,7 +37,16 @@ export function startTracing(env: NodeJS.ProcessEnv = process.env): NodeSDK {
   const sdk = new NodeSDK({
     serviceName: hasServiceName(env) ? undefined : 'runledger',
     instrumentations: [
-      new HttpInstrumentation({ ignoreIncomingRequestHook: (request) => UNTRACED.has((request.url ?? '').split('?')[0]) }),
+      new HttpInstrumentation({
+        ignoreIncomingRequestHook: (request) => UNTRACED.has((request.url ?? '').split('?')[0]),
+        // Attributes returned here replace the instrumentation's own: `url.query` as the logs
+        // show it (redacted-url.ts), not with the instrumentation's short list of signature names.
+        startIncomingSpanHook: (request) => {
+          const url = (request as { url?: string }).url ?? '';
+          const mark = url.indexOf('?');
+          return mark === -1 || mark === url.length - 1 ? {} : { 'url.query': redactedQuery(url.slice(mark + 1)) };
+        },
+      }),
     ],
     // Traces only: metrics are served at /metrics (prom-client), logs are the lines on stdout.
     metricReaders: [],

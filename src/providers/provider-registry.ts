@@ -9,9 +9,12 @@ import { ScriptedProvider } from './scripted/scripted.provider';
 export class ProviderRegistry {
   private readonly providers = new Map<string, Provider>();
 
-  /** The built-in `scripted` always, then PROVIDERS_CONFIG's instances in the file's order. */
-  constructor(@Optional() @Inject(CONFIG) config?: Pick<Config, 'providers'>) {
-    this.register(new ScriptedProvider());
+  /**
+   * The built-in `scripted` (unless SCRIPTED_PROVIDER=disabled: its script lets a caller choose
+   * how much output a run makes), then PROVIDERS_CONFIG's instances in the file's order.
+   */
+  constructor(@Optional() @Inject(CONFIG) config?: Partial<Pick<Config, 'providers' | 'scriptedProvider'>>) {
+    if (config?.scriptedProvider !== 'disabled') this.register(new ScriptedProvider());
     for (const settings of config?.providers ?? []) this.register(createProvider(settings));
   }
 

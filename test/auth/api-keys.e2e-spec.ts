@@ -3,11 +3,12 @@ import { api, useApp } from '../support/app-harness';
 import { expectError } from '../support/error-envelope';
 
 /** Binding §12 and §1: API_KEYS turns authentication on for every request, checked before anything else. */
-const KEYS = { acme1: 'acme-key-0001', acme2: 'acme-key-0002', globex: 'globex-key-9999' };
+const KEYS = { acme1: 'acme-key-0001-0123456789', acme2: 'acme-key-0002-0123456789', globex: 'globex-key-9999-0123456789' };
 const bearer = (key: string) => ({ authorization: `Bearer ${key}` });
 
 describe('API keys (§12)', () => {
-  const app = useApp({ env: { API_KEYS: `acme:${KEYS.acme1}, globex:${KEYS.globex},acme:${KEYS.acme2}` } });
+  // These cases send more bad keys than one address's failure budget (see failed-auth-limit.e2e-spec.ts).
+  const app = useApp({ env: { API_KEYS: `acme:${KEYS.acme1}, globex:${KEYS.globex},acme:${KEYS.acme2}`, AUTH_FAILURES_PER_MINUTE: '0' } });
 
   const routes: [string, string][] = [
     ['GET', '/v1/runtime'],

@@ -31,7 +31,7 @@ describe('signing keys unavailable', () => {
   afterEach(() => app?.close());
 
   const startWith = async (jwksUrl: string) => {
-    app = await startApp({ env: { OIDC_ISSUER: ISSUER, OIDC_AUDIENCE: AUDIENCE, OIDC_JWKS_URL: jwksUrl, API_KEYS: 'acme:acme-api-key' } });
+    app = await startApp({ env: { OIDC_ISSUER: ISSUER, OIDC_AUDIENCE: AUDIENCE, OIDC_JWKS_URL: jwksUrl, API_KEYS: 'acme:acme-api-key-0123456789' } });
   };
 
   it('an unreachable key server is 503 with Retry-After; API keys and plainly bad tokens are unaffected', async () => {
@@ -39,7 +39,7 @@ describe('signing keys unavailable', () => {
     const res = await api(app.baseUrl, 'GET', '/v1/runtime', undefined, bearer(await issuer.sign({ tenant: 'acme' })));
     expectError(res, 503, 'SERVICE_UNAVAILABLE');
     expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
-    expect((await api(app.baseUrl, 'GET', '/v1/runtime', undefined, bearer('acme-api-key'))).status).toBe(200);
+    expect((await api(app.baseUrl, 'GET', '/v1/runtime', undefined, bearer('acme-api-key-0123456789'))).status).toBe(200);
     // Refused before any key is needed: 401 whatever the key server does.
     const none = new UnsecuredJWT({ tenant: 'acme' }).setIssuer(ISSUER).setAudience(AUDIENCE).setExpirationTime('1h').encode();
     expectError(await api(app.baseUrl, 'GET', '/v1/runtime', undefined, bearer(none)), 401, 'UNAUTHENTICATED');

@@ -19,7 +19,9 @@ const oidcEnv = (extra: Record<string, string> = {}) => ({
   OIDC_ISSUER: ISSUER,
   OIDC_AUDIENCE: AUDIENCE,
   OIDC_JWKS_URL: issuer.jwksUrl,
-  API_KEYS: 'acme:acme-api-key',
+  API_KEYS: 'acme:acme-api-key-0123456789',
+  // These suites send far more bad tokens than the per-address failure budget allows.
+  AUTH_FAILURES_PER_MINUTE: '0',
   ...extra,
 });
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
@@ -44,7 +46,7 @@ describe('OIDC bearer tokens (§12)', () => {
     const created = await api(app.baseUrl, 'POST', '/v1/conversations', { title: 'by jwt' }, bearer(ec));
     expect(created.status).toBe(201);
     // The same tenant through its API key sees it; another tenant's token does not.
-    expect((await get('acme-api-key', `/v1/conversations/${created.body.id}`)).status).toBe(200);
+    expect((await get('acme-api-key-0123456789', `/v1/conversations/${created.body.id}`)).status).toBe(200);
     expectError(await get(await issuer.sign({ tenant: 'globex' }), `/v1/conversations/${created.body.id}`), 404, 'NOT_FOUND');
   });
 
@@ -93,6 +95,20 @@ describe('OIDC bearer tokens (§12)', () => {
         'bearer token is for another audience',
       );
       expect((await get(await issuer.sign({}))).body.error.message).toBe('bearer token has no string "tenant" claim');
+    });
+
+    it.each([
+      ['a control character', 'acme\u0007'],
+      ['a NUL', 'acme\u0000globex'],
+      ['10 KB', 'a'.repeat(10 * 1024)],
+      ['a space', 'ac me'],
+      ['a slash', 'acme/globex'],
+      ['a leading dot', '.acme'],
+    ])('a tenant claim with %s is refused by the rule API_KEYS tenants follow, without echoing it', async (_, tenant) => {
+      const res = await get(await issuer.sign({ tenant }));
+      expectError(res, 401, 'UNAUTHENTICATED');
+      expect(res.body.error.message).toBe('bearer token\'s "tenant" claim is not a valid tenant name (letters, digits, ".", "_", "-"; at most 128)');
+      expect(res.text).not.toContain(tenant);
     });
   });
 });

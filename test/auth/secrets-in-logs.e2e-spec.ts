@@ -20,7 +20,7 @@ describeBuilt('secrets stay out of the logs (compiled server)', () => {
   it('a bad API_KEYS stops the start with a message that names the entry, not the key', () => {
     const result = spawnSync(process.execPath, [MAIN], {
       cwd: ROOT,
-      env: { PATH: process.env.PATH, NO_COLOR: '1', API_KEYS: 'acme:first-s3cret,globex', OIDC_ISSUER: ISSUER },
+      env: { PATH: process.env.PATH, NO_COLOR: '1', API_KEYS: 'acme:first-s3cret-0123456789,globex', OIDC_ISSUER: ISSUER },
       encoding: 'utf8',
       timeout: 15000,
     });
@@ -33,7 +33,7 @@ describeBuilt('secrets stay out of the logs (compiled server)', () => {
   });
 
   it('at LOG_LEVEL=debug, no key or token appears in any line, whatever the request got', async () => {
-    const key = 'acme-log-s3cret-key';
+    const key = 'acme-log-s3cret-key-0001';
     const server = await launch({
       SQLITE_PATH: tempSqlitePath(),
       LOG_LEVEL: 'debug',

@@ -5,12 +5,12 @@ import { expectError } from '../support/error-envelope';
  * Binding §12: each tenant sees only its own resources, and another tenant's id answers exactly
  * like an id that does not exist (404 NOT_FOUND, never 403) — on every route, SSE included.
  */
-const ACME = { authorization: 'Bearer acme-secret-key' };
-const GLOBEX = { authorization: 'Bearer globex-secret-key' };
+const ACME = { authorization: 'Bearer acme-secret-key-0123456789' };
+const GLOBEX = { authorization: 'Bearer globex-secret-key-0123456789' };
 type Who = typeof ACME;
 
 describe('tenant isolation (§12)', () => {
-  const app = useApp({ env: { API_KEYS: 'acme:acme-secret-key,globex:globex-secret-key' } });
+  const app = useApp({ env: { API_KEYS: 'acme:acme-secret-key-0123456789,globex:globex-secret-key-0123456789' } });
   const as = (who: Who, method: string, path: string, body?: unknown, headers: Record<string, string> = {}) =>
     api(app.baseUrl, method, path, body, { ...who, ...headers });
 

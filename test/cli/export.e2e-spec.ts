@@ -7,7 +7,7 @@ import { describeCli, run, runCommand } from './cli-process';
  * `npm run -s export`: the audit feed as NDJSON, line for line what GET /v1/events answers, and
  * nothing else on stdout; without --tenant every tenant's events, each naming its tenant.
  */
-const KEYS = { acme: 'acme-key-1', globex: 'globex-key-1' };
+const KEYS = { acme: 'acme-key-1-0123456789', globex: 'globex-key-1-0123456789' };
 const auth = (tenant: keyof typeof KEYS) => ({ authorization: `Bearer ${KEYS[tenant]}` });
 
 /** Every page of a tenant's feed after `after`, through HTTP, in small pages so paging is exercised. */

@@ -115,7 +115,7 @@ describe('OpenAPI document', () => {
 });
 
 describe('Swagger UI', () => {
-  const app = useApp({ env: { API_KEYS: 'acme:key-1' } });
+  const app = useApp({ env: { API_KEYS: 'acme:key-1-0123456789abcdef' } });
 
   it('serves /docs as HTML whose scripts and styles load, with no inline script (so a CSP can forbid them)', async () => {
     const page = await api(app.baseUrl, 'GET', '/docs');

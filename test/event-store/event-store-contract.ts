@@ -1,5 +1,6 @@
 import { EventStore } from '../../src/event-store/event-store';
 import { describeAppendContract } from './contract/append.contract';
+import { describeCountContract } from './contract/count.contract';
 import { describeFilteredSubscribeContract } from './contract/filtered-subscribe.contract';
 import { ContractContext } from './contract/helpers';
 import { describeIdsContract } from './contract/ids.contract';
@@ -36,6 +37,7 @@ export function describeEventStoreContract(
 
     describeAppendContract(ctx);
     describeReadContract(ctx);
+    describeCountContract(ctx);
     describeSubscribeContract(ctx);
     describeIdsContract(ctx);
     describeStreamHeadContract(ctx);

@@ -17,7 +17,7 @@ import { RawResponse, send } from './raw-client';
  * FUZZ_RUNS scales the run count (default 400, and 160 with auth off); FUZZ_SEED replays a failure
  * fast-check reported; FUZZ_DEBUG=1 stops at the first failure instead of shrinking it.
  */
-const KEY = 'fuzz-key';
+const KEY = 'fuzz-key-0123456789abcd';
 const AUTH = { authorization: `Bearer ${KEY}` };
 const RUNS = Number(process.env.FUZZ_RUNS ?? 400);
 const SEED = process.env.FUZZ_SEED === undefined ? undefined : Number(process.env.FUZZ_SEED);
@@ -189,7 +189,7 @@ function fuzzRoutes(app: AppContext, runs: number): void {
 }
 
 describe('route fuzz, auth + rate limit + CORS on', () => {
-  const app = useApp({ env: { API_KEYS: `fuzz:${KEY}`, RATE_LIMIT_PER_MINUTE: '1000000', CORS_ORIGINS: 'https://app.example.com' } });
+  const app = useApp({ env: { API_KEYS: `fuzz:${KEY}`, AUTH_FAILURES_PER_MINUTE: '0', RATE_LIMIT_PER_MINUTE: '1000000', CORS_ORIGINS: 'https://app.example.com' } });
   fuzzRoutes(app, RUNS);
 });
 

@@ -112,7 +112,7 @@ describe('readiness during shutdown', () => {
 });
 
 describe('health probes with auth on', () => {
-  const app = useApp({ env: { API_KEYS: 'acme:key-1' } });
+  const app = useApp({ env: { API_KEYS: 'acme:key-1-0123456789abcdef' } });
 
   it.each(['/health/live', '/health/ready'])('%s answers without a key, and with a wrong one', async (path) => {
     expect((await api(app.baseUrl, 'GET', path)).status).toBe(200);
@@ -121,6 +121,6 @@ describe('health probes with auth on', () => {
 
   it('still guards the API', async () => {
     expectError(await api(app.baseUrl, 'GET', '/v1/runtime'), 401, 'UNAUTHENTICATED');
-    expect((await api(app.baseUrl, 'GET', '/v1/runtime', undefined, { authorization: 'Bearer key-1' })).status).toBe(200);
+    expect((await api(app.baseUrl, 'GET', '/v1/runtime', undefined, { authorization: 'Bearer key-1-0123456789abcdef' })).status).toBe(200);
   });
 });

@@ -7,7 +7,7 @@ import { openStream } from './stream-client';
  * Swagger UI works under; CORS (@fastify/cors) off by default, on with CORS_ORIGINS, and a
  * preflight that needs no key. Both come before authentication.
  */
-const KEY = { authorization: 'Bearer acme-key' };
+const KEY = { authorization: 'Bearer acme-key-0123456789abc' };
 const ORIGIN = 'https://app.example.com';
 
 const expectSecurityHeaders = (headers: Headers) => {
@@ -19,7 +19,7 @@ const expectSecurityHeaders = (headers: Headers) => {
 };
 
 describe('security headers and CORS off (the default)', () => {
-  const app = useApp({ env: { API_KEYS: 'acme:acme-key' } });
+  const app = useApp({ env: { API_KEYS: 'acme:acme-key-0123456789abc' } });
 
   it.each([
     ['an answer', 'GET', '/v1/runtime', KEY, 200],
@@ -78,7 +78,7 @@ describe('security headers and CORS off (the default)', () => {
 });
 
 describe('CORS on (CORS_ORIGINS)', () => {
-  const app = useApp({ env: { API_KEYS: 'acme:acme-key', CORS_ORIGINS: `${ORIGIN},http://localhost:5173` } });
+  const app = useApp({ env: { API_KEYS: 'acme:acme-key-0123456789abc', CORS_ORIGINS: `${ORIGIN},http://localhost:5173` } });
   const preflight = (origin: string) => ({
     origin,
     'access-control-request-method': 'POST',

@@ -7,8 +7,8 @@ import { expectError } from '../support/error-envelope';
  * Issue 8, limits: RATE_LIMIT_PER_MINUTE requests per tenant per minute, then 429 RATE_LIMITED
  * with Retry-After in the envelope. Tenants are counted apart; probes, metrics and docs are free.
  */
-const ACME = { authorization: 'Bearer acme-key' };
-const GLOBEX = { authorization: 'Bearer globex-key' };
+const ACME = { authorization: 'Bearer acme-key-0123456789abc' };
+const GLOBEX = { authorization: 'Bearer globex-key-0123456789abc' };
 const LIMIT = 5;
 
 const burst = async (baseUrl: string, headers: Record<string, string>, n: number, path = '/v1/runtime') => {
@@ -18,7 +18,7 @@ const burst = async (baseUrl: string, headers: Record<string, string>, n: number
 };
 
 describe('per-tenant rate limit (RATE_LIMIT_PER_MINUTE)', () => {
-  const app = useApp({ env: { API_KEYS: 'acme:acme-key,globex:globex-key', RATE_LIMIT_PER_MINUTE: String(LIMIT) } });
+  const app = useApp({ env: { API_KEYS: 'acme:acme-key-0123456789abc,globex:globex-key-0123456789abc', RATE_LIMIT_PER_MINUTE: String(LIMIT) } });
 
   it('a burst over the limit gets 429 RATE_LIMITED with Retry-After, in the envelope', async () => {
     const first = await api(app.baseUrl, 'GET', '/v1/runtime', undefined, ACME);

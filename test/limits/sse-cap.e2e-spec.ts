@@ -7,11 +7,11 @@ import { eventually, OpenStream, openStream } from './stream-client';
  * across the execution event stream and the audit feed; one more is 429 RATE_LIMITED with
  * Retry-After, as JSON (decided before the response becomes a stream).
  */
-const ACME = { authorization: 'Bearer acme-key' };
-const GLOBEX = { authorization: 'Bearer globex-key' };
+const ACME = { authorization: 'Bearer acme-key-0123456789abc' };
+const GLOBEX = { authorization: 'Bearer globex-key-0123456789abc' };
 
 describe('cap on open SSE streams per tenant', () => {
-  const app = useApp({ env: { API_KEYS: 'acme:acme-key,globex:globex-key', SSE_MAX_STREAMS_PER_TENANT: '2' } });
+  const app = useApp({ env: { API_KEYS: 'acme:acme-key-0123456789abc,globex:globex-key-0123456789abc', SSE_MAX_STREAMS_PER_TENANT: '2' } });
   const open: OpenStream[] = [];
   afterEach(async () => {
     await Promise.all(open.splice(0).map((s) => s.close()));

@@ -14,7 +14,7 @@ const describeBuilt = built ? describe : describe.skip;
 if (!built) process.stderr.write(`JSON logs suite skipped: ${MAIN} is missing; run npm run build (npm test does)\n`);
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-const KEY = 'acme-json-logs-k3y';
+const KEY = 'acme-json-logs-k3y-0001';
 const WRONG_KEY = 'not-a-key-but-s3cret';
 const INPUT = 'confidential input text 7d1f';
 
@@ -118,6 +118,21 @@ describeBuilt('JSON logs (compiled server)', () => {
     for (const secret of [KEY, WRONG_KEY, INPUT]) expect(stdout).not.toContain(secret);
   });
 
+  it('at debug: a key sent in the query string by mistake is in no line, neither in `url` nor in the message', async () => {
+    const server = await start('debug');
+    const inQuery = await call(server, 'GET', `/v1/runtime?token=${KEY}`, undefined, { 'x-request-id': 'query-key-1' });
+    expect(inQuery.status).toBe(400);
+    const bare = await api(server.baseUrl, 'GET', `/v1/runtime?${KEY}`, undefined, { 'x-request-id': 'query-key-2' });
+    expect(bare.status).toBe(401);
+    const lines = await stop(server);
+    expect(requestLine(lines, 'query-key-1')).toMatchObject({
+      msg: expect.stringMatching(/^GET \/v1\/runtime\?token=\[redacted\] 400 /),
+      req: expect.objectContaining({ url: '/v1/runtime?token=[redacted]' }),
+    });
+    expect(requestLine(lines, 'query-key-2')).toMatchObject({ req: expect.objectContaining({ url: '/v1/runtime?[redacted]' }) });
+    expect(server.stdout()).not.toContain(KEY);
+  });
+
   it('at info: no request below warn, a Nest logger line inside a request carries its id, nothing secret', async () => {
     const server = await start('info');
     await runExecution(server);
@@ -143,7 +158,7 @@ describeBuilt('JSON logs (compiled server)', () => {
     for (const level of ['info', 'silent']) {
       const result = spawnSync(process.execPath, [MAIN], {
         cwd: ROOT,
-        env: { PATH: process.env.PATH, LOG_LEVEL: level, PORT: 'eighty', API_KEYS: 'acme:s3cret-key,globex' },
+        env: { PATH: process.env.PATH, LOG_LEVEL: level, PORT: 'eighty', API_KEYS: 'acme:s3cret-key-0123456789,globex' },
         encoding: 'utf8',
         timeout: 15000,
       });

@@ -113,6 +113,26 @@ describeBuilt('traces (compiled server)', () => {
     expect(logLines(server.stdout()).at(-1)).toMatchObject({ msg: 'shut down' });
   });
 
+  it('a key sent in the query string by mistake is redacted from the span\'s url.query', async () => {
+    const secret = 'acme-key-in-the-url-0123456789';
+    const server = await launch({
+      SQLITE_PATH: tempSqlitePath(),
+      OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint,
+      OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+      OTEL_BSP_SCHEDULE_DELAY: '100',
+    });
+    expect((await api(server.baseUrl, 'GET', `/v1/runtime?token=${secret}`)).status).toBe(400);
+    expect((await api(server.baseUrl, 'GET', `/v1/providers?${secret}`)).status).toBe(400);
+    const spans = await receiver.waitFor(
+      (all) => all.some((s) => s.name === 'GET /v1/runtime' && 'url.query' in s.attributes) && all.some((s) => s.name === 'GET /v1/providers' && 'url.query' in s.attributes),
+    );
+    expect(spans.find((s) => s.name === 'GET /v1/runtime' && 'url.query' in s.attributes)!.attributes['url.query']).toBe('token=[redacted]');
+    expect(spans.find((s) => s.name === 'GET /v1/providers' && 'url.query' in s.attributes)!.attributes['url.query']).toBe('[redacted]');
+    expect(JSON.stringify(spans)).not.toContain(secret);
+    server.child.kill('SIGTERM');
+    expect(await exitWithin(server, 10000)).toEqual({ code: 0, signal: null });
+  });
+
   it('without OTEL_EXPORTER_OTLP_ENDPOINT no SDK module is loaded, and nothing is sent', async () => {
     const before = receiver.spans.length;
     const { server: launched, loaded } = launchReporting({ SQLITE_PATH: tempSqlitePath(), OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json' });

@@ -3,8 +3,8 @@ import { expectError } from '../support/execution-helpers';
 
 /** Issue 7 item 7: `GET /v1/events`, the tenant's whole history in global order, JSON and SSE. */
 describe('the audit feed', () => {
-  const app = useApp({ env: { API_KEYS: 'acme:key-acme,globex:key-globex' } });
-  const as = (tenant: 'acme' | 'globex') => ({ authorization: `Bearer key-${tenant}` });
+  const app = useApp({ env: { API_KEYS: 'acme:key-acme-0123456789abcdef,globex:key-globex-0123456789abcdef' } });
+  const as = (tenant: 'acme' | 'globex') => ({ authorization: `Bearer key-${tenant}-0123456789abcdef` });
   const get = (tenant: 'acme' | 'globex', path: string) => api(app.baseUrl, 'GET', path, undefined, as(tenant));
   const executions: string[] = [];
   let conversationId: string;

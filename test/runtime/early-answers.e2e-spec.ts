@@ -10,7 +10,7 @@ import { useApp } from '../support/app-harness';
  */
 const CLIENT = join(__dirname, 'upload-client.js');
 const MiB = 1024 * 1024;
-const KEY = 'early-answers-key';
+const KEY = 'early-answers-key-0001';
 const AUTH = { authorization: `Bearer ${KEY}` };
 
 interface Try {

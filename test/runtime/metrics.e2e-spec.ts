@@ -2,8 +2,8 @@ import { api, onPostgres, readSse, useApp } from '../support/app-harness';
 
 /** Issue 8 item 5: `/metrics` in Prometheus' text format, moving with requests and appends. */
 describe('metrics', () => {
-  const app = useApp({ env: { API_KEYS: 'acme:key-acme' } });
-  const auth = { authorization: 'Bearer key-acme' };
+  const app = useApp({ env: { API_KEYS: 'acme:key-acme-0123456789abc' } });
+  const auth = { authorization: 'Bearer key-acme-0123456789abc' };
 
   /** The value of one series (`name{labels}`), 0 when absent. */
   async function scrape(): Promise<(series: string) => number> {

@@ -15,6 +15,7 @@ import { followUntil } from '../follow-until';
 import {
   AllSubscriptionItem,
   AppendResult,
+  CountOptions,
   EventStore,
   ExpectedRevision,
   FilteredSubscribeOptions,
@@ -127,6 +128,16 @@ export class EventStoreDbEventStore implements EventStore {
     const filter = options.filter ?? (options.types ? { types: options.types } : undefined);
     const wants = filter ? matcherOf({ ...filter, types: filter.types ?? options.types }) : undefined;
     return this.reading('a read of $all', () => readAllAfter(this.client, options.after, options.limit, wants));
+  }
+
+  /**
+   * The client has no count of $all, nor a server-side filter for its reads: this reads up to
+   * `limit` records. Callers bound `limit` (see projection-status.ts) and share one count.
+   */
+  async countAll({ after, limit, filter }: CountOptions): Promise<number> {
+    this.assertOpen();
+    const wants = filter ? matcherOf(filter) : undefined;
+    return this.reading('a count of $all', async () => (await readAllAfter(this.client, after, limit, wants)).length);
   }
 
   async headPosition(): Promise<number> {

@@ -5,6 +5,7 @@ import {
   AllFilter,
   AllSubscriptionItem,
   AppendResult,
+  CountOptions,
   EventStore,
   ExpectedRevision,
   FilteredSubscribeOptions,
@@ -18,7 +19,7 @@ import { GroupCommit } from './group-commit';
 import { PostgresInstances } from './instances';
 import { PgNotifications } from './notifications';
 import { asStoreUnavailable } from './postgres-errors';
-import { AllChunk, readAllChunk, readStreamAfter, readStreamHead } from './reads';
+import { AllChunk, countAllAfter, readAllChunk, readStreamAfter, readStreamHead } from './reads';
 import { migrate } from './schema';
 import { SubscriptionContext, followAll, followStream } from './subscriptions';
 import { WakeHub, sleep } from '../wake-hub';
@@ -122,6 +123,12 @@ export class PostgresEventStore implements EventStore {
     const wanted: AllFilter | undefined = filter ? { ...filter, types: filter.types ?? types } : types ? { types } : undefined;
     const chunk = await this.readOwnWrites('a read of $all', () => readAllChunk(this.pool, this.xidBase, after, limit ?? null, wanted), limit);
     return chunk.events;
+  }
+
+  /** Counts rows as they are now, in-flight transactions aside: a lag needs no frontier. */
+  async countAll({ after = 0, limit, filter }: CountOptions): Promise<number> {
+    this.assertOpen();
+    return this.reading('a count of $all', () => countAllAfter(this.pool, after, limit, filter));
   }
 
   /** The last position every reader can see: nothing will ever be stored at or below it. */

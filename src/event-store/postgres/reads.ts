@@ -69,6 +69,21 @@ export async function readAllChunk(pool: Pool, base: bigint, after: number, limi
   };
 }
 
+/** How many events match after `after`, at most `limit`, without fetching any row (see EventStore.countAll). */
+export async function countAllAfter(pool: Pool, after: number, limit: number, filter: AllFilter = {}): Promise<number> {
+  const { rows } = await pool.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM (
+       SELECT 1 FROM ${EVENTS_TABLE}
+       WHERE position > $1
+         AND ($2::text IS NULL OR tenant_id = $2)
+         AND ($3::text[] IS NULL OR EXISTS (SELECT 1 FROM unnest($3::text[]) p WHERE starts_with(stream_id, p)))
+         AND ($4::text[] IS NULL OR type = ANY($4::text[]))
+       ORDER BY position LIMIT $5) e`,
+    [after, filter.tenantId ?? null, filter.streamPrefixes ?? null, filter.types ?? null, limit],
+  );
+  return rows[0].n;
+}
+
 export async function readStreamAfter(pool: Pool, streamId: string, after: number, limit: number | null): Promise<StoredEvent[]> {
   const { rows } = await pool.query<EventRowOut>(
     `SELECT ${COLUMNS} FROM ${EVENTS_TABLE} WHERE stream_id = $1 AND revision > $2 ORDER BY revision LIMIT $3`,

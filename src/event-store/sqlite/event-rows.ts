@@ -31,7 +31,7 @@ export function toStored(row: EventRow): StoredEvent {
  * plain comparisons per row, no JSON parsing). The tenant test goes first so that
  * `events_by_tenant` serves tenant-scoped reads. `limit` is a literal or `?`.
  */
-function filteredSql(filter: AllFilter, limit: string): string {
+function whereSql(filter: AllFilter): string {
   const where = ['position > ?'];
   const literal = (text: string) => `'${text.replace(/'/g, "''")}'`;
   if (filter.tenantId !== undefined) where.push(`tenant_id = ${literal(filter.tenantId)}`);
@@ -40,8 +40,16 @@ function filteredSql(filter: AllFilter, limit: string): string {
     where.push(tests.length > 0 ? `(${tests.join(' OR ')})` : '0');
   }
   if (filter.types) where.push(filter.types.length > 0 ? `type IN (${filter.types.map(literal).join(', ')})` : '0');
-  return `SELECT * FROM events WHERE ${where.join(' AND ')} ORDER BY position LIMIT ${limit}`;
+  return where.join(' AND ');
 }
+
+function filteredSql(filter: AllFilter, limit: string): string {
+  return `SELECT * FROM events WHERE ${whereSql(filter)} ORDER BY position LIMIT ${limit}`;
+}
+
+/** Counts the matching rows after a position, at most a bound limit of them, reading no row's data. */
+export const countSql = (filter: AllFilter): string =>
+  `SELECT count(*) AS n FROM (SELECT 1 FROM events WHERE ${whereSql(filter)} ORDER BY position LIMIT ?)`;
 
 /** Each distinct filter's statement, prepared once. */
 export class FilteredStatements {
@@ -50,7 +58,14 @@ export class FilteredStatements {
   constructor(private readonly db: Database.Database) {}
 
   get(filter: AllFilter, limit: string): Database.Statement<[number, ...number[]], EventRow> {
-    const sql = filteredSql(filter, limit);
+    return this.prepared(filteredSql(filter, limit));
+  }
+
+  count(filter: AllFilter): Database.Statement<[number, number], { n: number }> {
+    return this.prepared(countSql(filter)) as unknown as Database.Statement<[number, number], { n: number }>;
+  }
+
+  private prepared(sql: string): Database.Statement<[number, ...number[]], EventRow> {
     let statement = this.statements.get(sql);
     if (!statement) {
       // One statement per tenant's feed: a bound keeps many tenants from growing the cache forever.

@@ -3,6 +3,7 @@ import { openOwnedSqliteFile } from '../../common/owned-sqlite-file';
 import {
   AllSubscriptionItem,
   AppendResult,
+  CountOptions,
   EventStore,
   ExpectedRevision,
   FilteredSubscribeOptions,
@@ -108,6 +109,11 @@ export class SqliteEventStore implements EventStore {
   async headPosition(): Promise<number> {
     this.assertOpen();
     return this.reading(() => this.lastPosition.get()?.position ?? 0);
+  }
+
+  async countAll({ after = 0, limit, filter = {} }: CountOptions): Promise<number> {
+    this.assertOpen();
+    return this.reading(() => this.filtered.count(filter).get(after, limit)?.n ?? 0);
   }
 
   subscribeToStream(streamId: string, options: SubscribeOptions = {}): AsyncIterable<StoredEvent> {

@@ -55,6 +55,8 @@ const victimScript = victimTexts.map((text) => ({ type: 'text', text }));
 
 interface VictimResult {
   ms: number[];
+  /** The POST /v1/executions alone (its 201, after run.queued is committed). */
+  postMs: number[];
   problems: string[];
 }
 
@@ -70,6 +72,7 @@ async function victimRun(client: HttpClient, index: number, result: VictimResult
     config: { script: victimScript },
   });
   if (response.status !== 201) throw new Error(`victim POST /v1/executions: ${response.status} ${JSON.stringify(response.body)}`);
+  result.postMs.push(performance.now() - started);
   const run = new RunObservation(index, victimTexts, null);
   run.id = response.body.id;
   await client.sse(`/v1/executions/${run.id}/events`, (message, at) => run.onMessage(message, at));
@@ -80,7 +83,7 @@ async function victimRun(client: HttpClient, index: number, result: VictimResult
 
 /** `VICTIM_CONCURRENCY` loops of victim runs, each loop one run at a time, until `done()` or the run bound. */
 async function victimLoad(client: HttpClient, done: () => boolean, maxRuns: number): Promise<VictimResult> {
-  const result: VictimResult = { ms: [], problems: [] };
+  const result: VictimResult = { ms: [], postMs: [], problems: [] };
   let next = 0;
   await Promise.all(
     Array.from({ length: VICTIM_CONCURRENCY }, async () => {
@@ -103,7 +106,7 @@ async function scrape(client: HttpClient): Promise<Map<string, number>> {
   const { text } = await getText(client, '/metrics');
   const values = new Map<string, number>();
   for (const row of text.split('\n')) {
-    const match = /^([a-z_]+)(?:\{[^}]*\})? ([0-9.e+-]+)$/.exec(row);
+    const match = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{[^}]*\})? ([0-9.e+-]+)$/.exec(row);
     if (match) values.set(match[1], (values.get(match[1]) ?? 0) + Number(match[2]));
   }
   return values;
@@ -217,6 +220,10 @@ async function main(): Promise<void> {
     compare('victim start → end p50', b.p50, f.p50);
     compare('victim start → end p99', b.p99, f.p99);
     compare('victim start → end max', b.max, f.max);
+    const bPost = summary(baseline.victim.postMs);
+    const fPost = summary(during.victim.postMs);
+    compare('victim POST /v1/executions p50', bPost.p50, fPost.p50);
+    compare('victim POST /v1/executions p99', bPost.p99, fPost.p99);
     console.log(`  /health/live probes                      ${String(bp.n).padStart(12)} ${String(fp.n).padStart(12)}`);
     compare('/health/live p50', bp.p50, fp.p50);
     compare('/health/live p99', bp.p99, fp.p99);

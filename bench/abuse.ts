@@ -260,6 +260,7 @@ async function main(): Promise<void> {
     if (profileDir) {
       const file = newestProfile(profileDir);
       if (file) for (const text of summarizeProfile(file)) console.log(`  ${text}`);
+      console.log(`  CPU profile kept in ${profileDir}`);
     }
   }
   if (!ok) process.exitCode = 1;

@@ -10,7 +10,11 @@ export interface SseMessage {
 export class HttpClient {
   readonly agent = new Agent({ keepAlive: true, maxSockets: Infinity });
 
-  constructor(readonly baseUrl: string) {}
+  /** `headers` go with every request, e.g. `{ authorization: 'Bearer …' }` for one tenant. */
+  constructor(
+    readonly baseUrl: string,
+    private readonly headers: Record<string, string> = {},
+  ) {}
 
   json<T = any>(method: string, path: string, body?: unknown): Promise<{ status: number; body: T }> {
     const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
@@ -20,7 +24,7 @@ export class HttpClient {
         {
           method,
           agent: this.agent,
-          headers: payload ? { 'content-type': 'application/json', 'content-length': payload.length } : {},
+          headers: payload ? { ...this.headers, 'content-type': 'application/json', 'content-length': payload.length } : this.headers,
         },
         (res) => {
           const chunks: Buffer[] = [];
@@ -49,7 +53,7 @@ export class HttpClient {
     return new Promise((ok, fail) => {
       const req = request(
         `${this.baseUrl}${path}`,
-        { method: 'GET', agent: this.agent, headers: { accept: 'text/event-stream' } },
+        { method: 'GET', agent: this.agent, headers: { ...this.headers, accept: 'text/event-stream' } },
         (res: IncomingMessage) => {
           if (res.statusCode !== 200) {
             res.resume();

@@ -99,7 +99,8 @@ export class ServerProcess {
     while (Date.now() < deadline) {
       if (exitCode !== undefined) throw new Error(`server exited with code ${exitCode} before listening:\n${this.stderr}`);
       try {
-        const response = await this.client.json('GET', '/v1/runtime');
+        // The probe needs no key, so this works with API_KEYS set too.
+        const response = await this.client.json('GET', '/health/live');
         if (response.status === 200) return;
       } catch {
         // Not listening yet.

@@ -4,6 +4,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { AppendResult, EventStore, WrongExpectedRevisionError } from '../../src/event-store/event-store';
+import { MAX_EVENTS_PER_COMMIT } from '../../src/event-store/sqlite/group-commit';
 import { SCHEMA_VERSION } from '../../src/event-store/sqlite/schema';
 import { SqliteEventStore } from '../../src/event-store/sqlite/sqlite-event-store';
 import { describeEventStoreContract } from './event-store-contract';
@@ -92,6 +93,39 @@ describe('SqliteEventStore', () => {
       ]);
       expect(racing.map((o) => o.status)).toEqual(['fulfilled', 'rejected']);
       expect((await store.readStream('claim')).map((e) => e.data)).toEqual([{ by: 'first' }]);
+    });
+
+    it('bounds one transaction: a small append of another stream joins the first one, big ones wait their turn, none is split', async () => {
+      const transaction = jest.spyOn(Database.prototype, 'transaction');
+      const big = MAX_EVENTS_PER_COMMIT - 12;
+      const flood = range(0, 4).map((k) => store.append(`flood-${k}`, evs(big), 'no_stream'));
+      // The same stream's next append may not pass the one before it, though it would fit.
+      const chained = store.append('flood-1', evs(1), big - 1);
+      const small = store.append('small', evs(1), 'no_stream');
+      const order: string[] = [];
+      const results = await Promise.all([...flood, chained, small].map((p, i) => p.then((r) => (order.push(i === 5 ? 'small' : i === 4 ? 'chained' : `flood-${i}`), r))));
+
+      expect(transaction).toHaveBeenCalledTimes(4);
+      expect(order.slice(0, 2)).toEqual(['flood-0', 'small']);
+      expect(order.indexOf('chained')).toBeGreaterThan(order.indexOf('flood-1'));
+      expect(results[4].nextRevision).toBe(big);
+      for (const k of range(0, 4)) {
+        const stored = await store.readStream(`flood-${k}`);
+        expect(revisions(stored)).toEqual(range(0, k === 1 ? big + 1 : big));
+        // An append's events are consecutive in the log: it went in one transaction.
+        const positions = stored.slice(0, big).map((e) => e.position);
+        expect(positions).toEqual(range(positions[0], positions[0] + big));
+      }
+    });
+
+    it('commits one append larger than the bound alone, and everything queued on close', async () => {
+      const huge = store.append('huge', evs(MAX_EVENTS_PER_COMMIT * 2 + 1), 'no_stream');
+      const others = range(0, 3).map((k) => store.append(`after-${k}`, evs(MAX_EVENTS_PER_COMMIT), 'no_stream'));
+      await store.close();
+      await expect(huge).resolves.toMatchObject({ nextRevision: MAX_EVENTS_PER_COMMIT * 2 });
+      for (const other of others) await expect(other).resolves.toMatchObject({ nextRevision: MAX_EVENTS_PER_COMMIT - 1 });
+      store = SqliteEventStore.open(file);
+      expect((await store.readAll()).length).toBe(MAX_EVENTS_PER_COMMIT * 5 + 1);
     });
 
     it('settles appends issued across turns with many streams (100 writers)', async () => {

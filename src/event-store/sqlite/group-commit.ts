@@ -11,6 +11,13 @@ interface PendingAppend {
   reject(error: Error): void;
 }
 
+/**
+ * Events one transaction takes before the rest wait for the next one. better-sqlite3 commits on
+ * the event loop, so this bounds how long one commit holds it: requests, probes and SSE writes of
+ * every tenant run between two commits, however much one execution streams.
+ */
+export const MAX_EVENTS_PER_COMMIT = 512;
+
 function revisionMatches(expected: ExpectedRevision, head: number | null): boolean {
   if (expected === 'any') return true;
   if (expected === 'no_stream') return head === null;
@@ -22,6 +29,13 @@ function revisionMatches(expected: ExpectedRevision, head: number | null): boole
  * joins one transaction at setImmediate, each expected revision checked inside it, so one fsync
  * carries many appends and a conflict fails only its own append. A transaction that fails rolls
  * back whole: every append of it is refused, as `StoreUnavailableError` when SQLite says so.
+ *
+ * One transaction takes up to MAX_EVENTS_PER_COMMIT events (an append is never split; one larger
+ * than that goes alone), and what is left waits for the next turn, after the I/O that queued
+ * meanwhile. Appends are taken in the order they came, except that one which does not fit lets
+ * smaller ones of other streams past; a stream's appends never pass each other, and what waited
+ * goes first next time. A runner has one append in flight per execution, so a small execution's
+ * append waits for at most one commit, however many events the others have queued.
  */
 export class GroupCommit {
   private queue: PendingAppend[] = [];
@@ -67,18 +81,48 @@ export class GroupCommit {
     }
     return new Promise((resolve, reject) => {
       this.queue.push({ streamId, expected, rows, resolve, reject });
-      if (!this.flushScheduled) {
-        this.flushScheduled = true;
-        setImmediate(() => this.flush());
-      }
+      this.schedule();
     });
   }
 
-  /** Commits what is queued now (also called by close, so nothing queued is dropped). */
+  /** Commits everything queued now, in as many transactions as it takes (close calls it, so nothing queued is dropped). */
   flush(): void {
-    const batch = this.queue;
-    this.queue = [];
-    this.flushScheduled = false;
+    while (this.queue.length > 0) this.commitNext();
+  }
+
+  private schedule(): void {
+    if (this.flushScheduled) return;
+    this.flushScheduled = true;
+    setImmediate(() => {
+      this.flushScheduled = false;
+      this.commitNext();
+      // Scheduled from the check phase, this runs in the next loop iteration, after its I/O.
+      if (this.queue.length > 0) this.schedule();
+    });
+  }
+
+  /** The next transaction's appends: in order up to the bound, each stream's in its own order. */
+  private take(): PendingAppend[] {
+    let events = 0;
+    const batch: PendingAppend[] = [];
+    const rest: PendingAppend[] = [];
+    const held = new Set<string>();
+    for (const pending of this.queue) {
+      const fits = batch.length === 0 || events + pending.rows.length <= MAX_EVENTS_PER_COMMIT;
+      if (fits && !held.has(pending.streamId)) {
+        batch.push(pending);
+        events += pending.rows.length;
+      } else {
+        held.add(pending.streamId);
+        rest.push(pending);
+      }
+    }
+    this.queue = rest;
+    return batch;
+  }
+
+  private commitNext(): void {
+    const batch = this.take();
     if (batch.length === 0) return;
     const outcomes: (AppendResult | Error)[] = [];
     const touched = new Set<string>();

@@ -183,14 +183,18 @@ function runFlood(server: ServerProcess, onPosting: () => void): Promise<Extract
 async function main(): Promise<void> {
   console.log(`Runledger abuse benchmark${QUICK ? ' (--quick)' : ''}: fairness between two tenants; node ${process.version}, ${cpus().length} CPUs`);
   console.log(`Load average before start: ${loadavg().map((n) => n.toFixed(2)).join(' ')} (other work on this machine skews every figure)`);
-  const flood = `${FLOOD_EXECUTIONS} executions × ${int(FLOOD_DELTAS)} deltas, ${MODE === 'words' ? 'input.text of that many words (no script; fits BODY_LIMIT_BYTES=1 MiB)' : 'config.script of text steps (BODY_LIMIT_BYTES=8 MiB)'}, ${READERS ? 'an SSE client on each' : 'no SSE clients'}`;
+  const flood = `${FLOOD_EXECUTIONS} executions × ${int(FLOOD_DELTAS)} deltas, ${MODE === 'words' ? 'input.text of that many words (no script; MAX_INPUT_TEXT_BYTES=768 KiB)' : 'config.script of text steps (BODY_LIMIT_BYTES and MAX_CONFIG_BYTES 8 MiB)'}, ${READERS ? 'an SSE client on each' : 'no SSE clients'}`;
   console.log(`Flood tenant: ${flood}`);
   console.log(`Victim tenant: executions of ${VICTIM_STEPS} text steps, ${VICTIM_CONCURRENCY} at a time, POST /v1/executions → terminal event over SSE`);
   console.log(`Probe: GET /health/live every ${PROBE_INTERVAL_MS} ms from a worker thread (one at a time)`);
 
   const base = sqliteBaseline({ rows: 60_000, streams: FLOOD_EXECUTIONS, perTransaction: 50, text: (i) => `f0.${i} ` });
   const env: Record<string, string> = { API_KEYS: `flood:${KEYS.flood},victim:${KEYS.victim}` };
-  if (MODE === 'script') env.BODY_LIMIT_BYTES = String(8 * 1024 * 1024);
+  // The flood's requests are far over the default bounds of input and config (256 KiB each).
+  if (MODE === 'words') Object.assign(env, { MAX_INPUT_TEXT_BYTES: String(768 * 1024), MAX_EVENT_BYTES: String(2 * 1024 * 1024) });
+  if (MODE === 'script') {
+    Object.assign(env, { BODY_LIMIT_BYTES: String(8 * 1024 * 1024), MAX_CONFIG_BYTES: String(8 * 1024 * 1024), MAX_EVENT_BYTES: String(9 * 1024 * 1024) });
+  }
   const server = await ServerProcess.start({ env, cpuProfileDir: profileDir });
   const victim = new HttpClient(server.baseUrl, { authorization: `Bearer ${KEYS.victim}` });
   const probe = startWorker({ role: 'probe', baseUrl: server.baseUrl, intervalMs: PROBE_INTERVAL_MS, maxSeconds: FLOOD_MAX_SECONDS + 300 });

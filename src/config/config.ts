@@ -1,3 +1,4 @@
+import { readVolumeLimits, VolumeLimits } from './volume-limits';
 import { AuthConfig, authEnabled, readAuthConfig } from '../auth/auth-config';
 import { ProviderSettings } from '../providers/config/provider-settings';
 import { readProvidersConfig } from '../providers/config/providers-file';
@@ -29,6 +30,8 @@ export interface Config {
   trustProxy: TrustProxy;
   /** SCRIPTED_PROVIDER: whether the built-in `scripted` provider is offered. */
   scriptedProvider: 'enabled' | 'disabled';
+  /** Input, config, event, page and concurrency bounds (MAX_*). */
+  limits: VolumeLimits;
   /** How long a run's output waits for a store that refuses writes before the run is ended. */
   storeRetryMs: number;
   /** How many earlier completed executions a provider offering `conversation.history` receives. */
@@ -149,6 +152,7 @@ export function loadConfig(env: Env = process.env): Config {
     authFailuresPerMinute: integer(env, 'AUTH_FAILURES_PER_MINUTE', 20, 0, 1_000_000, problems),
     trustProxy: readTrustProxy(env.TRUST_PROXY, problems),
     scriptedProvider: oneOf(env, 'SCRIPTED_PROVIDER', ['enabled', 'disabled'] as const, 'enabled', problems),
+    limits: readVolumeLimits(env, integer, problems),
   };
   for (const instance of config.providers) {
     if (config.scriptedProvider === 'disabled' && instance.kind === 'scripted') {

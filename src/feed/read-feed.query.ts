@@ -1,5 +1,7 @@
 import { IQueryHandler, Query, QueryHandler } from '@nestjs/cqrs';
 import { Inject } from '@nestjs/common';
+import { CONFIG, Config } from '../config/config';
+import { jsonBytes, readBounded } from '../event-store/bounded-read';
 import { EVENT_STORE, EventStore } from '../event-store/event-store';
 import { FEED_STREAM_PREFIXES, FeedEvent, toFeedEvent } from './feed-event';
 
@@ -21,7 +23,10 @@ export class ReadFeedQuery extends Query<FeedPage> {
 
 @QueryHandler(ReadFeedQuery)
 export class ReadFeedHandler implements IQueryHandler<ReadFeedQuery> {
-  constructor(@Inject(EVENT_STORE) private readonly store: EventStore) {}
+  constructor(
+    @Inject(EVENT_STORE) private readonly store: EventStore,
+    @Inject(CONFIG) private readonly config: Pick<Config, 'limits'>,
+  ) {}
 
   /**
    * The head is read first: everything at or below it was stored before the page was read, so a
@@ -29,11 +34,16 @@ export class ReadFeedHandler implements IQueryHandler<ReadFeedQuery> {
    */
   async execute({ tenantId, after, limit }: ReadFeedQuery): Promise<FeedPage> {
     const head = await this.store.headPosition();
-    const page = await this.store.readAll({ after, limit, filter: { tenantId, streamPrefixes: FEED_STREAM_PREFIXES } });
+    const filter = { tenantId, streamPrefixes: FEED_STREAM_PREFIXES };
+    const { events: page, truncated } = await readBounded(
+      (cursor, count) => this.store.readAll({ after: cursor, limit: count, filter }),
+      (event) => event.position,
+      { after, limit, maxBytes: this.config.limits.maxPageBytes, sizeOf: (event) => jsonBytes(toFeedEvent(event)) },
+    );
     const last = page.at(-1)?.position ?? after;
     return {
       events: page.map(toFeedEvent),
-      lastPosition: page.length === limit ? last : Math.max(head, last, after),
+      lastPosition: page.length === limit || truncated ? last : Math.max(head, last, after),
     };
   }
 }

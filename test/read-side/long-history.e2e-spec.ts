@@ -7,8 +7,9 @@ describe('an execution of 20,000 events', () => {
   let id: string;
 
   beforeAll(async () => {
-    const script = Array.from({ length: count - 4 }, (_, i) => ({ type: 'text', text: `${i} ` }));
-    const res = await startExecution(app.baseUrl, { conversationId: app.conversationId, config: { script } });
+    // The echo of 19,996 words (a script that long is over MAX_CONFIG_BYTES).
+    const text = Array.from({ length: count - 4 }, (_, i) => `${i}`).join(' ');
+    const res = await startExecution(app.baseUrl, { conversationId: app.conversationId, input: { text } });
     expect(res.status).toBe(201);
     id = res.body.id;
     await waitForExecution(app.baseUrl, id, undefined, 60_000);

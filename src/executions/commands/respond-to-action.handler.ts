@@ -1,5 +1,7 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
+import { ApiError } from '../../common/api-error';
+import { CONFIG, Config } from '../../config/config';
 import { EVENT_STORE, EventStore } from '../../event-store/event-store';
 import { TracedCommand } from '../../observability/tracing';
 import { respondableAction } from '../domain/execution-decide';
@@ -15,6 +17,7 @@ export class RespondToActionHandler implements ICommandHandler<RespondToActionCo
   constructor(
     @Inject(EVENT_STORE) private readonly store: EventStore,
     private readonly runner: ExecutionRunner,
+    @Inject(CONFIG) private readonly config: Pick<Config, 'limits'>,
   ) {}
 
   /** §6: lookups and state first, then the body; the expected revision makes exactly one answer win. */
@@ -22,6 +25,11 @@ export class RespondToActionHandler implements ICommandHandler<RespondToActionCo
   async execute({ tenantId, executionId, actionId, body }: RespondToActionCommand): Promise<ActionState> {
     const loaded = await loadOwnedExecution(this.store, executionId, tenantId);
     const response = await actionResponse(respondableAction(loaded.state, actionId), body);
+    // Only where BODY_LIMIT_BYTES was raised above MAX_EVENT_BYTES can an answer be this large.
+    const bytes = Buffer.byteLength(JSON.stringify(response), 'utf8');
+    if (bytes > this.config.limits.maxEventBytes) {
+      throw new ApiError('PAYLOAD_TOO_LARGE', `the answer is ${bytes} bytes; one event may hold at most ${this.config.limits.maxEventBytes} (MAX_EVENT_BYTES)`);
+    }
     const after = await decideAndAppend(this.store, loaded, { type: 'respond', actionId, response });
     this.runner.session(executionId)?.deliverAnswer(actionId, response);
     return after.state.actions.find((a) => a.id === actionId)!;

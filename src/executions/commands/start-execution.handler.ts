@@ -1,4 +1,6 @@
 import { INSTANCE_ID } from '../../common/instance-id';
+import { CONFIG, Config } from '../../config/config';
+import { requestSizeProblem } from './request-size';
 import { Inject } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { ApiError, validationError } from '../../common/api-error';
@@ -23,6 +25,7 @@ export class StartExecutionHandler implements ICommandHandler<StartExecutionComm
     @Inject(EVENT_STORE) private readonly store: EventStore,
     private readonly providers: ProviderRegistry,
     private readonly runner: ExecutionRunner,
+    @Inject(CONFIG) private readonly config: Pick<Config, 'limits'>,
   ) {}
 
   /** The checks of §4 in their order; nothing is appended until every one has passed. */
@@ -30,6 +33,8 @@ export class StartExecutionHandler implements ICommandHandler<StartExecutionComm
   async execute({ tenantId, request }: StartExecutionCommand): Promise<StartExecutionResult> {
     // Nothing is appended for a run this process would no longer drive; a retry reaches another instance.
     if (this.runner.stopping) throw new ApiError('SERVICE_UNAVAILABLE', 'this instance is shutting down; retry shortly');
+    const sizeProblem = requestSizeProblem(request, this.config.limits);
+    if (sizeProblem) throw validationError(sizeProblem);
     if (!(await loadConversation(this.store, request.conversationId, tenantId))) {
       throw new ApiError('NOT_FOUND', `conversation ${request.conversationId} not found`);
     }
@@ -38,6 +43,16 @@ export class StartExecutionHandler implements ICommandHandler<StartExecutionComm
     if (configProblem) throw validationError(configProblem);
     preflight(provider.manifest, request.requiredCapabilities);
 
+    // Held until the session is registered (or the start fails), so racing starts cannot pass the cap.
+    const release = this.runner.reserve(tenantId);
+    try {
+      return await this.create(tenantId, request);
+    } finally {
+      release();
+    }
+  }
+
+  private async create(tenantId: string, request: StartExecutionCommand['request']): Promise<StartExecutionResult> {
     if (request.idempotencyKey === null) return { state: await this.queue(newId(), tenantId, request), replayed: false };
     const claim = await claimKey(this.store, tenantId, request.idempotencyKey, request, newId());
     const { executionId, won } = claim;

@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import { CONFIG, Config } from '../../config/config';
+import { jsonBytes, readBounded } from '../../event-store/bounded-read';
 import { EVENT_STORE, EventStore, StoredEvent } from '../../event-store/event-store';
 import { SseConnections } from '../../http/sse-connections';
 import { sseMessage, startSse } from '../../http/sse-response';
@@ -46,13 +47,17 @@ export class EventStreamResponder {
     try {
       let ended = false;
       while (!ended && !sse.signal.aborted) {
-        const page = await this.store.readStream(stream, { after, limit: BACKLOG_PAGE });
+        const { events: page, truncated } = await readBounded(
+          (cursor, count) => this.store.readStream(stream, { after: cursor, limit: count }),
+          (event) => event.revision,
+          { after, limit: BACKLOG_PAGE, maxBytes: this.config.limits.maxPageBytes, sizeOf: (event) => jsonBytes(toEnvelope(event)) },
+        );
         if (page.length === 0) break;
         const end = page.findIndex((e) => TERMINAL_EVENT_TYPES.has(e.type));
         await send(end === -1 ? page : page.slice(0, end + 1));
         ended = end !== -1;
         after = page[page.length - 1].revision;
-        if (page.length < BACKLOG_PAGE) break;
+        if (page.length < BACKLOG_PAGE && !truncated) break;
       }
       if (!ended) {
         for await (const event of this.store.subscribeToStream(stream, { after, signal: sse.signal })) {

@@ -1,5 +1,7 @@
 import { Inject } from '@nestjs/common';
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
+import { CONFIG, Config } from '../../config/config';
+import { jsonBytes, readBounded } from '../../event-store/bounded-read';
 import { EVENT_STORE, EventStore } from '../../event-store/event-store';
 import { ExecutionNotFoundError } from '../domain/execution-errors';
 import { TERMINAL_EVENT_TYPES } from '../domain/execution-events';
@@ -8,7 +10,10 @@ import { EventPage, ReplayEventsQuery } from './replay-events.query';
 
 @QueryHandler(ReplayEventsQuery)
 export class ReplayEventsHandler implements IQueryHandler<ReplayEventsQuery> {
-  constructor(@Inject(EVENT_STORE) private readonly store: EventStore) {}
+  constructor(
+    @Inject(EVENT_STORE) private readonly store: EventStore,
+    @Inject(CONFIG) private readonly config: Pick<Config, 'limits'>,
+  ) {}
 
   /**
    * Reads only what the answer needs: the first event (existence, tenant), the page, and the
@@ -19,7 +24,13 @@ export class ReplayEventsHandler implements IQueryHandler<ReplayEventsQuery> {
     const stream = executionStream(executionId);
     const [first] = await this.store.readStream(stream, { limit: 1 });
     if (!first || first.metadata.tenantId !== tenantId) throw new ExecutionNotFoundError(executionId);
-    const page = await this.store.readStream(stream, { after: after - 1, limit });
+    // Bounded by bytes too: a page ends early (its last sequence below lastSequence) and the
+    // client goes on from its last event.
+    const { events: page } = await readBounded(
+      (cursor, count) => this.store.readStream(stream, { after: cursor, limit: count }),
+      (event) => event.revision,
+      { after: after - 1, limit: limit ?? Infinity, maxBytes: this.config.limits.maxPageBytes, sizeOf: (event) => jsonBytes(toEnvelope(event)) },
+    );
     const head = (await this.store.streamHead(stream))!;
     const last = page.at(-1)?.revision === head ? page.at(-1)! : (await this.store.readStream(stream, { after: head - 1, limit: 1 }))[0];
     return { events: page.map(toEnvelope), lastSequence: head + 1, terminal: TERMINAL_EVENT_TYPES.has(last.type) };

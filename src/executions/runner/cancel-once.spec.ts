@@ -1,3 +1,4 @@
+import { DEFAULT_VOLUME_LIMITS } from '../../config/volume-limits';
 import { Logger } from '@nestjs/common';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -132,7 +133,7 @@ describe('cancel runs the provider cleanup once, over a real SQLite event store'
     const providers = new ProviderRegistry();
     providers.register(provider);
     const readModels = startReadModels(store, mkdtempSync(join(tmpdir(), 'runledger-unit-')));
-    const runner = new ExecutionRunner(store, providers, readModels.history, { storeRetryMs: 30_000 });
+    const runner = new ExecutionRunner(store, providers, readModels.history, { storeRetryMs: 30_000, limits: DEFAULT_VOLUME_LIMITS });
     const handler = new CancelExecutionHandler(store, runner, new InstanceLiveness(store, { heartbeatIntervalMs: 1000, heartbeatLapseMs: 5000 }));
     const loaded = await queue();
     await runner.launch(loaded);

@@ -1,3 +1,4 @@
+import { DEFAULT_VOLUME_LIMITS } from '../../config/volume-limits';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -44,7 +45,7 @@ describe('conversation history (§3) handed to providers by the runner, over a r
     registry = new ProviderRegistry();
     registry.register(withHistory);
     registry.register(without);
-    runner = new ExecutionRunner(readModels.store, registry, readModels.history, { storeRetryMs: 30_000 });
+    runner = new ExecutionRunner(readModels.store, registry, readModels.history, { storeRetryMs: 30_000, limits: DEFAULT_VOLUME_LIMITS });
   });
   afterEach(async () => {
     await readModels.close();

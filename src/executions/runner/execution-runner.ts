@@ -1,4 +1,5 @@
 import { BeforeApplicationShutdown, Inject, Injectable, Logger } from '@nestjs/common';
+import { ApiError } from '../../common/api-error';
 import { CONFIG, Config } from '../../config/config';
 import { withExecutionLogContext } from '../../observability/request-context';
 import { startExecutionTrace } from '../../observability/tracing';
@@ -14,6 +15,8 @@ import { ExecutionSession } from './execution-session';
 export class ExecutionRunner implements BeforeApplicationShutdown {
   private readonly logger = new Logger('ExecutionRunner');
   private readonly sessions = new Map<string, ExecutionSession>();
+  /** Per tenant: its sessions here plus the starts that hold a place for one. */
+  private readonly running = new Map<string, number>();
   /** Set when shutdown begins: no session starts after the running ones were halted. */
   stopping = false;
 
@@ -21,8 +24,32 @@ export class ExecutionRunner implements BeforeApplicationShutdown {
     @Inject(EVENT_STORE) private readonly store: EventStore,
     private readonly providers: ProviderRegistry,
     private readonly conversations: ConversationHistory,
-    @Inject(CONFIG) private readonly config: Pick<Config, 'storeRetryMs'>,
+    @Inject(CONFIG) private readonly config: Pick<Config, 'storeRetryMs' | 'limits'>,
   ) {}
+
+  /**
+   * Holds one of the tenant's MAX_RUNNING_PER_TENANT places for a start; the returned function
+   * gives it back (a launched session holds its own). Refuses with 429 when none is left: one
+   * tenant's flood of starts never takes the runner from the others.
+   */
+  reserve(tenantId: string): () => void {
+    const limit = this.config.limits.maxRunningPerTenant;
+    if ((this.running.get(tenantId) ?? 0) >= limit) {
+      throw new ApiError('RATE_LIMITED', `at most ${limit} executions may run at once for a tenant (MAX_RUNNING_PER_TENANT); retry when one has ended`);
+    }
+    this.count(tenantId, +1);
+    let released = false;
+    return () => {
+      if (!released) this.count(tenantId, -1);
+      released = true;
+    };
+  }
+
+  private count(tenantId: string, delta: number): void {
+    const next = (this.running.get(tenantId) ?? 0) + delta;
+    if (next <= 0) this.running.delete(tenantId);
+    else this.running.set(tenantId, next);
+  }
 
   /**
    * Starts driving a freshly queued execution. Never fails once run.queued is stored: whatever
@@ -41,12 +68,23 @@ export class ExecutionRunner implements BeforeApplicationShutdown {
     // and its own trace, linked to the span that launched it.
     const trace = startExecutionTrace({ 'runledger.execution_id': state.id, 'runledger.provider': state.provider });
     const session = withExecutionLogContext(state.id, () =>
-      trace.run(() => new ExecutionSession(this.store, loaded, provider, { storeRetryMs: this.config.storeRetryMs, history }, this.logger)),
+      trace.run(
+        () =>
+          new ExecutionSession(
+            this.store,
+            loaded,
+            provider,
+            { storeRetryMs: this.config.storeRetryMs, history, maxEvents: this.config.limits.maxEventsPerExecution, maxEventBytes: this.config.limits.maxEventBytes },
+            this.logger,
+          ),
+      ),
     );
     this.sessions.set(state.id, session);
+    this.count(loaded.tenantId, +1);
     void session.finished.finally(() => {
       trace.span.end();
       this.sessions.delete(state.id);
+      this.count(loaded.tenantId, -1);
     });
   }
 

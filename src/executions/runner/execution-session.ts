@@ -31,6 +31,29 @@ export interface SessionOptions {
   storeRetryMs: number;
   /** The conversation's earlier turns, read when the provider starts. */
   history: () => Promise<HistoryEntry[]>;
+  /** MAX_EVENTS_PER_EXECUTION: the stream's length, its end included (unbounded when absent). */
+  maxEvents?: number;
+  /** MAX_EVENT_BYTES: one event's data as JSON (unbounded when absent). */
+  maxEventBytes?: number;
+}
+
+/** Events one command appends at most, counting an answer for each action it asks. */
+function eventsOf(command: ExecutionCommand): number {
+  if (command.type === 'emit') return command.output.reduce((n, o) => n + (o.type === 'action.required' ? 2 : 1), 0);
+  return command.type === 'complete' ? 2 : 1;
+}
+
+/** UTF-8 bytes of the largest event a command appends, cheaply for the common small delta. */
+function largestEventBytes(command: ExecutionCommand, bound: number): number {
+  const outputs = command.type === 'emit' ? command.output.map((o) => o.data) : command.type === 'complete' ? [{ text: command.text }] : [];
+  let largest = 0;
+  for (const data of outputs) {
+    const delta = (data as { delta?: unknown }).delta;
+    // Three bytes per UTF-16 unit is the most UTF-8 needs, so short text needs no measuring.
+    if (typeof delta === 'string' && delta.length * 3 + 64 < bound) continue;
+    largest = Math.max(largest, Buffer.byteLength(JSON.stringify(data) ?? '', 'utf8'));
+  }
+  return largest;
 }
 
 /**
@@ -48,6 +71,10 @@ export class ExecutionSession {
   private cleanup: Promise<string | null> | null = null;
   private stopped = false;
   private halted = false;
+  /** Events this run's stream holds or will hold once what was written is appended. */
+  private events: number;
+  /** Set once a bound was passed: the run's one recorded end is LIMIT_EXCEEDED. */
+  private overLimit: Promise<void> | null = null;
   readonly finished: Promise<void>;
 
   constructor(
@@ -58,11 +85,12 @@ export class ExecutionSession {
     private readonly logger: Logger,
   ) {
     this.writer = new StreamWriter(store, loaded, options.storeRetryMs);
+    this.events = loaded.revision + 1;
     // A cancel or an outage stops the provider (so drive() returns) before the cleanup and the
     // recorded end: the session stays registered until those settle, so a cancel arriving
     // meanwhile joins them instead of appending its own run.cancelled without the cleanup.
     this.finished = this.drive().then(async () => {
-      await Promise.allSettled([this.cancelOperation, this.outageOperation]);
+      await Promise.allSettled([this.cancelOperation, this.outageOperation, this.overLimit]);
     });
   }
 
@@ -164,8 +192,44 @@ export class ExecutionSession {
 
   /** Provider output goes out only while the execution takes it; after a cancel it is dropped. */
   private output(command: ExecutionCommand): Promise<void> {
-    if (this.stopped) return Promise.reject(new ExecutionStoppedError('execution is no longer running'));
+    if (this.stopped || this.overLimit) return Promise.reject(new ExecutionStoppedError('execution is no longer running'));
+    const problem = this.limitProblem(command);
+    if (problem) return this.endOverLimit(problem);
+    this.events += eventsOf(command);
     return this.writer.write(command);
+  }
+
+  /** Which bound the command would pass, if any. The run's end always keeps room for itself. */
+  private limitProblem(command: ExecutionCommand): string | null {
+    const { maxEvents = Infinity, maxEventBytes = Infinity } = this.options;
+    if (command.type === 'emit' && this.events + eventsOf(command) > maxEvents - 2) {
+      return `the execution reached ${maxEvents} events, the most one execution may have (MAX_EVENTS_PER_EXECUTION)`;
+    }
+    const bytes = maxEventBytes === Infinity ? 0 : largestEventBytes(command, maxEventBytes);
+    if (bytes > maxEventBytes) {
+      const what = command.type === 'complete' ? 'the output text' : `an ${command.type === 'emit' ? command.output[0].type : command.type} event`;
+      return `${what} is ${bytes} bytes; one event may hold at most ${maxEventBytes} (MAX_EVENT_BYTES)`;
+    }
+    return null;
+  }
+
+  /**
+   * A run past a bound stops its provider and ends run.failed LIMIT_EXCEEDED once; what it
+   * emitted before stays, in order (the failure queues behind it), and nothing after it.
+   */
+  private endOverLimit(message: string): Promise<void> {
+    this.overLimit ??= (async () => {
+      this.logger.warn(`execution ${this.id}: ${message}; ending it`);
+      this.events += 1;
+      await this.writer.write({ type: 'fail', error: { code: 'LIMIT_EXCEEDED', message } }).catch((error) => {
+        if (error instanceof StoreUnavailableError) return this.outage(error);
+        if (!hasEnded(error)) this.logger.error(`execution ${this.id}: could not record its end: ${(error as Error).message}`);
+      });
+      this.stop('execution exceeded a limit');
+    })();
+    return this.overLimit.then(() => {
+      throw new ExecutionStoppedError('execution exceeded a limit');
+    });
   }
 
   /**
@@ -176,7 +240,7 @@ export class ExecutionSession {
    */
   private stream(command: ExecutionCommand): Promise<void> {
     const appended = this.output(command);
-    if (this.stopped || this.writer.queued >= STREAM_BACKLOG) return appended;
+    if (this.stopped || this.overLimit || this.writer.queued >= STREAM_BACKLOG) return appended;
     appended.catch((error) => {
       if (hasEnded(error)) this.stop('execution has ended');
       else if (error instanceof StoreUnavailableError) void this.outage(error);

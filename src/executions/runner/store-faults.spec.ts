@@ -1,3 +1,4 @@
+import { DEFAULT_VOLUME_LIMITS } from '../../config/volume-limits';
 import { Logger } from '@nestjs/common';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -206,7 +207,7 @@ describe('the runner rides out store faults (real SQLite underneath)', () => {
     const leftOver = [await queue(true), await queue(true)];
     const readModels = startReadModels(store, dir);
     const registry = new ProviderRegistry();
-    const runner = new ExecutionRunner(store, registry, readModels.history, { storeRetryMs: 30_000 });
+    const runner = new ExecutionRunner(store, registry, readModels.history, { storeRetryMs: 30_000, limits: DEFAULT_VOLUME_LIMITS });
     let refusing = true;
     const restore = injectAppendFaults(store, () => (refusing ? 'refuse' : null));
     const timing = { heartbeatIntervalMs: 1000, heartbeatLapseMs: 5000 };

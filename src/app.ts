@@ -6,6 +6,7 @@ import { AppModule } from './app.module';
 import { installAuthentication } from './auth/authentication.hook';
 import { Authenticator } from './auth/authenticator';
 import { Config } from './config/config';
+import { capConnections, connectionOptions } from './http/connection-limits';
 import { drainBounds, installBodyDrain } from './http/drain-request-body';
 import { installEdgeHeaders } from './http/edge-headers';
 import { clientErrorHandler, frameworkErrorHandler, installClosingAnswer, installExpectationPassThrough, installHostCheck } from './http/framework-errors';
@@ -35,12 +36,14 @@ export async function createApp(config: Config): Promise<NestFastifyApplication>
     // the first two by handlers here, the last two by hooks below (see framework-errors.ts).
     frameworkErrors: frameworkErrorHandler(authenticator, drainBounds(config.bodyLimitBytes)),
     clientErrorHandler,
-    http: { requireHostHeader: false },
+    ...connectionOptions(config),
+    http: { ...connectionOptions(config).http, requireHostHeader: false },
     return503OnClosing: false,
   });
   const options: NestApplicationOptions = { bodyParser: false, abortOnError: false, logger: nestLogger() };
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config), adapter, options);
   const fastify = app.getHttpAdapter().getInstance();
+  capConnections(fastify.server, config);
   // Order matters: onRequest hooks run in the order they are added. Security headers and CORS
   // first (a preflight needs no key); then a closing server refuses; then auth, before anything
   // that looks at the request, and the per-tenant rate limit once the tenant is known.

@@ -37,6 +37,12 @@ export interface Config {
   sseMaxStreamsPerTenant: number;
   /** CORS_ORIGINS: the origins browsers may call from (`*` for any), or null (CORS off). */
   corsOrigins: string[] | null;
+  /** REQUEST_TIMEOUT_MS: a request's headers and body must have arrived within this, or it is answered 408 and closed. */
+  requestTimeoutMs: number;
+  /** MAX_CONNECTIONS: open TCP connections this instance accepts; more are closed at once. */
+  maxConnections: number;
+  /** MAX_JSON_DEPTH: how deeply a JSON request body may nest arrays and objects (the body itself is level 1). */
+  maxJsonDepth: number;
 }
 
 export class ConfigError extends Error {
@@ -135,6 +141,9 @@ export function loadConfig(env: Env = process.env): Config {
     rateLimitPerMinute: env.RATE_LIMIT_PER_MINUTE ? integer(env, 'RATE_LIMIT_PER_MINUTE', 0, 1, 1_000_000, problems) : null,
     sseMaxStreamsPerTenant: integer(env, 'SSE_MAX_STREAMS_PER_TENANT', 100, 1, 100_000, problems),
     corsOrigins: corsOrigins(env, problems),
+    requestTimeoutMs: integer(env, 'REQUEST_TIMEOUT_MS', 30_000, 100, 3_600_000, problems),
+    maxConnections: integer(env, 'MAX_CONNECTIONS', 10_000, 1, 1_000_000, problems),
+    maxJsonDepth: integer(env, 'MAX_JSON_DEPTH', 64, 8, 1_000, problems),
   };
   if (config.heartbeatLapseMs < 3 * config.heartbeatIntervalMs) {
     problems.push('HEARTBEAT_LAPSE_MS must be at least 3 × HEARTBEAT_INTERVAL_MS, so one late heartbeat never ends a live instance\'s runs');

@@ -55,7 +55,7 @@ export async function createApp(config: Config): Promise<NestFastifyApplication>
   installRateLimit(fastify, config.rateLimitPerMinute);
   installHostCheck(fastify);
   installExpectationPassThrough(fastify.server);
-  installJsonBody(fastify, config.bodyLimitBytes);
+  installJsonBody(fastify, config.bodyLimitBytes, config.maxJsonDepth);
   installBodyDrain(fastify, config.bodyLimitBytes);
   // After the hooks, so the docs' routes pass through them like any other (auth exempts them).
   setupApiDocs(app);

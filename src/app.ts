@@ -22,6 +22,7 @@ export async function createApp(config: Config): Promise<NestFastifyApplication>
   // Before any logger is made: children keep the level they were made with.
   setLogLevel(config.logLevel);
   const authenticator = new Authenticator(config.auth);
+  const limits = connectionOptions(config);
   const adapter = new FastifyAdapter({
     // JSON lines through the one pino logger; request ids from X-Request-Id or generated, and one
     // line per request from request-log.ts instead of Fastify's two.
@@ -36,8 +37,9 @@ export async function createApp(config: Config): Promise<NestFastifyApplication>
     // the first two by handlers here, the last two by hooks below (see framework-errors.ts).
     frameworkErrors: frameworkErrorHandler(authenticator, drainBounds(config.bodyLimitBytes)),
     clientErrorHandler,
-    ...connectionOptions(config),
-    http: { ...connectionOptions(config).http, requireHostHeader: false },
+    // Late requests are answered 408 and closed (connection-limits.ts), by clientErrorHandler.
+    requestTimeout: limits.requestTimeout,
+    http: { ...limits.http, requireHostHeader: false },
     return503OnClosing: false,
   });
   const options: NestApplicationOptions = { bodyParser: false, abortOnError: false, logger: nestLogger() };

@@ -57,13 +57,24 @@ function pathOf(node: Node): string {
   return path.length > MAX_PATH_CHARS ? `${path.slice(0, MAX_PATH_CHARS)}…` : path;
 }
 
-/**
- * Refuses text that is not well-formed Unicode — a lone surrogate, which JSON's `\ud800` escape
- * can carry — in any string or key of a parsed body, naming the field. Stored as sent in the log,
- * such text came back from SQLite's read models as U+FFFD: the read model no longer equalled the
- * log. Iterative, every node visited once.
- */
-export function unicodeProblem(body: unknown): ApiError | null {
+/** Whether any string or key anywhere in `body` is ill-formed: the fast pass, keeping no paths. */
+function holdsIllFormedText(body: unknown): boolean {
+  const pending: unknown[] = [body];
+  while (pending.length > 0) {
+    const value = pending.pop();
+    const children = Array.isArray(value) ? value : Object.values(value as object);
+    if (!Array.isArray(value) && !Object.keys(value as object).every(wellFormed)) return true;
+    for (const child of children) {
+      if (typeof child === 'string') {
+        if (!wellFormed(child)) return true;
+      } else if (child !== null && typeof child === 'object') pending.push(child);
+    }
+  }
+  return false;
+}
+
+/** The first ill-formed string or key in document order, with its path (run only once one is known to exist). */
+function locateIllFormedText(body: unknown): ApiError | null {
   const pending: Node[] = [{ value: body, parent: null, key: '' }];
   while (pending.length > 0) {
     const node = pending.pop()!;
@@ -84,3 +95,14 @@ export function unicodeProblem(body: unknown): ApiError | null {
 }
 
 const illFormed = (message: string, node: Node) => validationError(message, { field: pathOf(node) });
+
+/**
+ * Refuses text that is not well-formed Unicode — a lone surrogate, which JSON's `\ud800` escape
+ * can carry — in any string or key of a parsed body (an object), naming the field. Stored as sent
+ * in the log, such text came back from SQLite's read models as U+FFFD: the read model no longer
+ * equalled the log. Iterative and linear: a pass that keeps no paths, and only when it finds one,
+ * a second that names it.
+ */
+export function unicodeProblem(body: object): ApiError | null {
+  return holdsIllFormedText(body) ? locateIllFormedText(body) : null;
+}

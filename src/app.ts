@@ -6,6 +6,7 @@ import { AppModule } from './app.module';
 import { installAuthentication } from './auth/authentication.hook';
 import { Authenticator } from './auth/authenticator';
 import { Config } from './config/config';
+import { capConnections, connectionOptions } from './http/connection-limits';
 import { drainBounds, installBodyDrain } from './http/drain-request-body';
 import { installEdgeHeaders } from './http/edge-headers';
 import { clientErrorHandler, frameworkErrorHandler, installClosingAnswer, installExpectationPassThrough, installHostCheck } from './http/framework-errors';
@@ -21,6 +22,7 @@ export async function createApp(config: Config): Promise<NestFastifyApplication>
   // Before any logger is made: children keep the level they were made with.
   setLogLevel(config.logLevel);
   const authenticator = new Authenticator(config.auth, { failuresPerMinute: config.authFailuresPerMinute });
+  const limits = connectionOptions(config);
   const adapter = new FastifyAdapter({
     // JSON lines through the one pino logger; request ids from X-Request-Id or generated, and one
     // line per request from request-log.ts instead of Fastify's two.
@@ -38,12 +40,15 @@ export async function createApp(config: Config): Promise<NestFastifyApplication>
     // the first two by handlers here, the last two by hooks below (see framework-errors.ts).
     frameworkErrors: frameworkErrorHandler(authenticator, drainBounds(config.bodyLimitBytes)),
     clientErrorHandler,
-    http: { requireHostHeader: false },
+    // Late requests are answered 408 and closed (connection-limits.ts), by clientErrorHandler.
+    requestTimeout: limits.requestTimeout,
+    http: { ...limits.http, requireHostHeader: false },
     return503OnClosing: false,
   });
   const options: NestApplicationOptions = { bodyParser: false, abortOnError: false, logger: nestLogger() };
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config), adapter, options);
   const fastify = app.getHttpAdapter().getInstance();
+  capConnections(fastify.server, config);
   // Order matters: onRequest hooks run in the order they are added. Security headers and CORS
   // first (a preflight needs no key); then a closing server refuses; then auth, before anything
   // that looks at the request, and the per-tenant rate limit once the tenant is known.
@@ -55,7 +60,7 @@ export async function createApp(config: Config): Promise<NestFastifyApplication>
   installRateLimit(fastify, config.rateLimitPerMinute);
   installHostCheck(fastify);
   installExpectationPassThrough(fastify.server);
-  installJsonBody(fastify, config.bodyLimitBytes);
+  installJsonBody(fastify, config.bodyLimitBytes, config.maxJsonDepth);
   installBodyDrain(fastify, config.bodyLimitBytes);
   // After the hooks, so the docs' routes pass through them like any other (auth exempts them).
   setupApiDocs(app);

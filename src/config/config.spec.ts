@@ -96,3 +96,26 @@ describe('limits, CORS (issue 8)', () => {
     expect(() => loadConfig({ HOST: '0.0.0.0', ALLOW_UNAUTHENTICATED: 'yes' })).toThrow(/ALLOW_UNAUTHENTICATED must be one of true, false/);
   });
 });
+
+describe('connection and body bounds (issue 14)', () => {
+  it('defaults: 30 s to receive a request, 10000 connections, 64 levels of JSON nesting', () => {
+    expect(loadConfig({})).toMatchObject({ requestTimeoutMs: 30_000, maxConnections: 10_000, maxJsonDepth: 64 });
+  });
+
+  it('reads REQUEST_TIMEOUT_MS, MAX_CONNECTIONS and MAX_JSON_DEPTH, and reports each bad one', () => {
+    expect(loadConfig({ REQUEST_TIMEOUT_MS: '500', MAX_CONNECTIONS: '20', MAX_JSON_DEPTH: '8' })).toMatchObject({
+      requestTimeoutMs: 500,
+      maxConnections: 20,
+      maxJsonDepth: 8,
+    });
+    expect(() => loadConfig({ REQUEST_TIMEOUT_MS: '0', MAX_CONNECTIONS: '0', MAX_JSON_DEPTH: '7' })).toThrow(
+      expect.objectContaining({
+        problems: [
+          'REQUEST_TIMEOUT_MS must be an integer from 100 to 3600000 (got "0")',
+          'MAX_CONNECTIONS must be an integer from 1 to 1000000 (got "0")',
+          'MAX_JSON_DEPTH must be an integer from 8 to 1000 (got "7")',
+        ],
+      }),
+    );
+  });
+});

@@ -50,6 +50,12 @@ export interface Config {
   sseMaxStreamsPerTenant: number;
   /** CORS_ORIGINS: the origins browsers may call from (`*` for any), or null (CORS off). */
   corsOrigins: string[] | null;
+  /** REQUEST_TIMEOUT_MS: a request's headers and body must have arrived within this, or it is answered 408 and closed. */
+  requestTimeoutMs: number;
+  /** MAX_CONNECTIONS: open TCP connections this instance accepts; more are closed at once. */
+  maxConnections: number;
+  /** MAX_JSON_DEPTH: how deeply a JSON request body may nest arrays and objects (the body itself is level 1). */
+  maxJsonDepth: number;
 }
 
 export class ConfigError extends Error {
@@ -153,6 +159,9 @@ export function loadConfig(env: Env = process.env): Config {
     trustProxy: readTrustProxy(env.TRUST_PROXY, problems),
     scriptedProvider: oneOf(env, 'SCRIPTED_PROVIDER', ['enabled', 'disabled'] as const, 'enabled', problems),
     limits: readVolumeLimits(env, integer, problems),
+    requestTimeoutMs: integer(env, 'REQUEST_TIMEOUT_MS', 30_000, 100, 3_600_000, problems),
+    maxConnections: integer(env, 'MAX_CONNECTIONS', 10_000, 1, 1_000_000, problems),
+    maxJsonDepth: integer(env, 'MAX_JSON_DEPTH', 64, 8, 1_000, problems),
   };
   for (const instance of config.providers) {
     if (config.scriptedProvider === 'disabled' && instance.kind === 'scripted') {

@@ -38,6 +38,14 @@ function fromHttpException(exception: HttpException, request: FastifyRequest): A
   return new ApiError('VALIDATION_ERROR', exception.message, undefined, status);
 }
 
+/**
+ * Node's error for a request whose connection closed before its body had arrived (the client left,
+ * or REQUEST_TIMEOUT_MS cut it off). Nobody is left to answer and nothing is wrong with the server:
+ * it is not an error of ours, and one per hostile socket must not flood the log at error level.
+ */
+const clientLeft = (exception: unknown, request: FastifyRequest) =>
+  (exception as { code?: unknown } | null)?.code === 'ECONNRESET' && request.raw.destroyed;
+
 /** The one place errors become the binding's envelope (§1); never a stack trace on the wire. */
 @Catch()
 export class ApiExceptionFilter implements ExceptionFilter {
@@ -54,6 +62,11 @@ export class ApiExceptionFilter implements ExceptionFilter {
           ? fromHttpException(exception, request)
           : fromFastify(exception as { code?: string; expose?: boolean })));
     if (reply.sent || reply.raw.headersSent) return;
+    if (clientLeft(exception, request)) {
+      // The request's own closing line (request-log.ts) says it too, at debug.
+      this.logger.debug(`${request.method} ${request.url}: the client's connection closed before its request had arrived`);
+      return;
+    }
     if (!error) {
       this.logger.error(`${request.method} ${redactedUrl(request.url)} failed`, (exception as Error)?.stack);
       void reply.status(500).send({ error: { code: 'INTERNAL_ERROR', message: 'internal server error' } });

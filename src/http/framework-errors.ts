@@ -53,9 +53,20 @@ function answerRouterError(authenticator: Authenticator, drain: DrainBounds, err
 }
 
 /**
+ * How long a connection whose request failed (clientErrorHandler) may stay open after its answer.
+ * Closing at once, with the client's unread bytes still arriving, makes the kernel send a reset
+ * that can destroy the answer before the client reads it; waiting for the client to close, as
+ * `end()` alone does, lets a client that never closes keep the socket and its buffered body.
+ */
+const ANSWER_LINGER_MS = 1000;
+
+/**
  * Node's `clientError`: the request could not even be parsed (bad header syntax, headers too
- * large, a request that never finished arriving). There is no request to authenticate; the answer
- * is written to the socket directly, in the envelope, and the connection closes.
+ * large), or did not arrive within REQUEST_TIMEOUT_MS. There is no request to authenticate; the
+ * answer is written to the socket directly, in the envelope (408 for a late request, code
+ * VALIDATION_ERROR like every other refusal of what the client sent), and the connection closes.
+ * A response already under way on the socket cannot be followed by another: that socket is only
+ * closed.
  */
 export function clientErrorHandler(error: NodeJS.ErrnoException, socket: Socket): void {
   if (error.code === 'ECONNRESET' || socket.destroyed) return;
@@ -66,7 +77,8 @@ export function clientErrorHandler(error: NodeJS.ErrnoException, socket: Socket)
         ? [408, 'the request did not arrive in time']
         : [400, 'the request is not valid HTTP'];
   const body = JSON.stringify(errorEnvelope(new ApiError('VALIDATION_ERROR', message, undefined, status)));
-  if (!socket.writable) {
+  const inFlight = (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage;
+  if (!socket.writable || inFlight?.headersSent) {
     socket.destroy();
     return;
   }
@@ -77,6 +89,8 @@ export function clientErrorHandler(error: NodeJS.ErrnoException, socket: Socket)
       'connection: close\r\n\r\n' +
       body,
   );
+  const linger = setTimeout(() => socket.destroy(), ANSWER_LINGER_MS);
+  socket.once('close', () => clearTimeout(linger));
 }
 
 /**

@@ -1,16 +1,20 @@
 import { errorCodes, type FastifyInstance } from 'fastify';
+import { nestingProblem, unicodeProblem } from './json-body-bounds';
 
 /**
  * §1 body rules at the Fastify level: only application/json bodies (any parameters), an empty
  * body (of any declared type) reads as `{}`, and a body must be a JSON object. Everything else is
  * answered by Fastify's own 415 / 413 / 400 errors, which the exception filter renders as the
- * binding's envelope.
+ * binding's envelope. Here too, so that every route has them: no nesting deeper than
+ * MAX_JSON_DEPTH and no text that is not well-formed Unicode (json-body-bounds.ts), both 400.
  */
-export function installJsonBody(fastify: FastifyInstance, bodyLimit: number): void {
+export function installJsonBody(fastify: FastifyInstance, bodyLimit: number, maxDepth: number): void {
   fastify.removeAllContentTypeParsers();
   fastify.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit }, (_request, body, done) => {
     const text = body as string;
     if (text.trim() === '') return done(null, {});
+    const tooDeep = nestingProblem(text, maxDepth);
+    if (tooDeep) return done(tooDeep, undefined);
     let parsed: unknown;
     try {
       parsed = JSON.parse(text);
@@ -20,6 +24,8 @@ export function installJsonBody(fastify: FastifyInstance, bodyLimit: number): vo
     if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
       return done(Object.assign(new SyntaxError('request body must be a JSON object'), { statusCode: 400 }), undefined);
     }
+    const illFormed = unicodeProblem(parsed);
+    if (illFormed) return done(illFormed, undefined);
     done(null, parsed);
   });
   // Only a *non-empty* body that is not JSON is a 415: an empty one reads as `{}` whatever its

@@ -1,5 +1,6 @@
 import { BeforeApplicationShutdown, Inject, Injectable, Logger } from '@nestjs/common';
 import type { ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import { CONFIG, Config } from '../config/config';
 
 /** How long shutdown waits for ended streams to reach their clients before cutting them off. */
@@ -16,6 +17,8 @@ export class SseConnections implements BeforeApplicationShutdown {
   private readonly logger = new Logger('SSE');
   private readonly open = new Map<ServerResponse, AbortController>();
   private readonly perTenant = new Map<string, number>();
+  /** What to release when a socket closes: one listener per socket, however many streams it queued. */
+  private readonly bySocket = new WeakMap<Socket, Set<() => void>>();
   private stopping = false;
 
   constructor(@Inject(CONFIG) private readonly config: Pick<Config, 'sseMaxStreamsPerTenant'>) {}
@@ -43,16 +46,42 @@ export class SseConnections implements BeforeApplicationShutdown {
     const controller = new AbortController();
     this.open.set(response, controller);
     this.perTenant.set(tenantId, (this.perTenant.get(tenantId) ?? 0) + 1);
-    response.once('close', () => {
+    // A request pipelined behind another on its socket has its response queued by Node until the
+    // ones before it end; when the socket dies first, that response never gets a 'close' of its
+    // own, and the socket's is the only sign. (The request's 'close' is no sign: it also fires
+    // once a body has been read, while the stream goes on.)
+    const socket = response.req?.socket ?? response.socket;
+    const release = () => {
+      if (!this.open.has(response)) return;
+      response.off('close', release);
+      if (socket) this.bySocket.get(socket)?.delete(release);
       controller.abort();
       this.open.delete(response);
       const left = (this.perTenant.get(tenantId) ?? 1) - 1;
       if (left > 0) this.perTenant.set(tenantId, left);
       else this.perTenant.delete(tenantId);
-    });
+    };
+    response.once('close', release);
+    if (socket) this.onSocketClose(socket, release);
+    // The client may have left while the route was still looking things up: both events are past.
+    if (response.destroyed || socket?.destroyed) release();
     // A stream that starts while the process stops ends at once; its client resumes elsewhere.
     if (this.stopping) controller.abort();
     return controller.signal;
+  }
+
+  private onSocketClose(socket: Socket, release: () => void): void {
+    let releases = this.bySocket.get(socket);
+    if (!releases) {
+      const all = new Set<() => void>();
+      releases = all;
+      this.bySocket.set(socket, all);
+      socket.once('close', () => {
+        this.bySocket.delete(socket);
+        for (const each of all) each();
+      });
+    }
+    releases.add(release);
   }
 
   /**

@@ -4,6 +4,8 @@ export interface OpenStream {
   headers: Headers;
   /** The body when the answer was not a stream (a JSON error). */
   text: string;
+  /** The stream's next bytes (`done` once the server ended it). */
+  next(): Promise<{ done: boolean; value?: Uint8Array }>;
   close(): Promise<void>;
 }
 
@@ -12,7 +14,7 @@ export async function openStream(baseUrl: string, path: string, headers: Record<
   const controller = new AbortController();
   const response = await fetch(`${baseUrl}${path}`, { headers: { accept: 'text/event-stream', ...headers }, signal: controller.signal });
   if (response.status !== 200 || !response.body) {
-    return { status: response.status, headers: response.headers, text: await response.text(), close: async () => undefined };
+    return { status: response.status, headers: response.headers, text: await response.text(), next: async () => ({ done: true }), close: async () => undefined };
   }
   const reader = response.body.getReader();
   await reader.read();
@@ -20,6 +22,7 @@ export async function openStream(baseUrl: string, path: string, headers: Record<
     status: response.status,
     headers: response.headers,
     text: '',
+    next: () => reader.read(),
     close: async () => {
       controller.abort();
       await reader.cancel().catch(() => undefined);

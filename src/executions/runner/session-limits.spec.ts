@@ -90,7 +90,7 @@ describe('an execution past its bounds ends LIMIT_EXCEEDED, over a real SQLite e
     expect(events.filter((e) => e.type === 'output.text.delta')).toHaveLength(10);
     expect(events.at(-1)!.type).toBe('run.failed');
     expect(events.map((e) => e.type)).not.toContain('output.text.done');
-    expect(state.error.message).toMatch(/the output text is \d+ bytes/);
+    expect(state.error?.message).toMatch(/the output text is \d+ bytes/);
   });
 
   it('within the bounds nothing changes', async () => {

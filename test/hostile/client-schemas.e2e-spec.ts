@@ -44,7 +44,7 @@ describe('client JSON Schemas cannot stall, fill or cross tenants', () => {
   it('uniqueItems needs a small maxItems; an oversized or too deep schema is refused before compiling', async () => {
     const deep: Record<string, unknown> = { type: 'object' };
     let node = deep;
-    for (let i = 0; i < 40; i++) node = (node.properties = { a: { type: 'object' } }).a as Record<string, unknown>;
+    for (let i = 0; i < 20; i++) node = (node.properties = { a: { type: 'object' } }).a as Record<string, unknown>;
     const big = { type: 'object', properties: Object.fromEntries(Array.from({ length: 3000 }, (_, i) => [`property${i}`, { type: 'string' }])) };
     const cases: Array<[unknown, RegExp]> = [
       [{ type: 'array', uniqueItems: true }, /uniqueItems without a maxItems/],

@@ -99,4 +99,25 @@ describe('projections', () => {
     db.transaction(() => apply(events.slice(4)))();
     expect(reads.byId('x1')).toMatchObject({ lastSequence: 10, state: { status: 'completed', lastSequence: 10 } });
   });
+
+  it('a read model of executions version 3 (progress on the wide row) is dropped and rebuilt at start', () => {
+    const old = new Database(join(mkdtempSync(join(tmpdir(), 'runledger-projections-')), 'old.db'));
+    try {
+      old.exec(`CREATE TABLE executions (id TEXT PRIMARY KEY, text_so_far TEXT NOT NULL, last_sequence INTEGER NOT NULL);
+                INSERT INTO executions VALUES ('x1', 'he', 3);
+                CREATE TABLE checkpoints (projection TEXT PRIMARY KEY, position INTEGER NOT NULL);
+                CREATE TABLE projection_versions (projection TEXT PRIMARY KEY, version INTEGER NOT NULL);
+                INSERT INTO checkpoints VALUES ('executions', 4);
+                INSERT INTO projection_versions VALUES ('executions', 3)`);
+      const catalog = new ProjectionCatalog(old);
+      expect(catalog.prepare([executionsProjection])).toEqual(['executions']);
+      expect(catalog.checkpoint('executions')).toBe(0);
+      const columns = old.prepare('SELECT name FROM pragma_table_info(?)').pluck();
+      expect(columns.all('executions')).not.toContain('text_so_far');
+      expect(columns.all('execution_progress')).toEqual(['id', 'last_sequence']);
+      expect(old.prepare('SELECT count(*) FROM executions').pluck().get()).toBe(0);
+    } finally {
+      old.close();
+    }
+  });
 });

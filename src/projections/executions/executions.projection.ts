@@ -95,8 +95,10 @@ export const executionsProjection: Projection = {
           streamed.run({ sequence: ofExecution[ofExecution.length - 1].revision + 1, id });
           continue;
         }
-        const row = fold(load(id), id, ofExecution);
-        if (!row) continue;
+        const loaded = load(id);
+        const row = fold(loaded, id, ofExecution);
+        // Nothing new (a batch applied again): the wide row is not rewritten for nothing.
+        if (!row || row.lastSequence === loaded?.lastSequence) continue;
         const { state } = row;
         upsert.run({
           id,

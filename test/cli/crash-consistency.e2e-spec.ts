@@ -18,7 +18,7 @@ const STEPS = 1500;
 interface Files {
   checkpoints: Record<string, number>;
   head: number;
-  /** executions rows: id → last_sequence */
+  /** executions progress rows: id → last_sequence */
   rows: Map<string, number>;
   /** Per execution, how many of its events lie at or below the executions checkpoint. */
   eventsUpTo: (position: number) => Map<string, number>;
@@ -32,7 +32,7 @@ function readFiles(sqlitePath: string): Files {
     const checkpoints = Object.fromEntries(
       (readModels.prepare('SELECT projection, position FROM checkpoints').all() as { projection: string; position: number }[]).map((r) => [r.projection, r.position]),
     );
-    const rows = new Map((readModels.prepare('SELECT id, last_sequence FROM executions').all() as { id: string; last_sequence: number }[]).map((r) => [r.id, r.last_sequence]));
+    const rows = new Map((readModels.prepare('SELECT id, last_sequence FROM execution_progress').all() as { id: string; last_sequence: number }[]).map((r) => [r.id, r.last_sequence]));
     const head = events.prepare('SELECT max(position) FROM events').pluck().get() as number;
     const counts = events.prepare(
       "SELECT substr(stream_id, 11) AS id, position FROM events WHERE stream_id LIKE 'execution-%' ORDER BY position",

@@ -14,13 +14,19 @@ export const EXECUTIONS_DDL = `
     created_at      TEXT NOT NULL,
     input_text      TEXT NOT NULL,
     output_text     TEXT,
-    text_so_far     TEXT NOT NULL,
     usage           TEXT,
-    last_sequence   INTEGER NOT NULL,
     position        INTEGER NOT NULL,
     owner           TEXT,
     state           TEXT NOT NULL
   );
+  -- How far each execution's row has been folded: the one thing streamed output changes. It has a
+  -- table of its own because SQLite rewrites a whole row on any update, and the executions row
+  -- holds the input text and the state with its config (up to ~1 MB): updating it per batch of
+  -- deltas made the projector's transaction grow with every execution that streams.
+  CREATE TABLE execution_progress (
+    id            TEXT PRIMARY KEY,
+    last_sequence INTEGER NOT NULL
+  ) WITHOUT ROWID;
   CREATE INDEX executions_by_conversation ON executions (conversation_id, position);
   CREATE INDEX executions_history ON executions (conversation_id, status, position);
   CREATE INDEX executions_by_tenant ON executions (tenant_id, position);
@@ -33,7 +39,6 @@ const STREAMED = new Set(['output.text.delta', 'provider.event']);
 interface Row {
   tenantId: string;
   state: ExecutionState;
-  textSoFar: string;
   usage: unknown;
   lastSequence: number;
   position: number;
@@ -42,59 +47,58 @@ interface Row {
 
 /**
  * Every execution as one row: the domain's own fold (`evolve`) of its events, so the read model
- * and the decider can never disagree, plus what search and history need as columns. Deltas are
- * projected too, merged into one row update per execution per batch (last sequence, text so far).
+ * and the decider can never disagree, plus what search and history need as columns; its last
+ * sequence in `execution_progress`. Deltas are projected too, as one narrow update of that
+ * sequence per execution per batch. The text streamed so far is not kept: no query reads it (the
+ * final text comes from `output.text.done`, and a read by id folds the stream's tail onto the row).
  */
 export const executionsProjection: Projection = {
   name: 'executions',
-  version: 3,
-  tables: ['executions'],
+  version: 4,
+  tables: ['executions', 'execution_progress'],
   create: (db) => db.exec(EXECUTIONS_DDL),
   bind(db: Database.Database) {
-    const get = db.prepare<[string], { tenant_id: string; state: string; text_so_far: string; usage: string | null; last_sequence: number; position: number; owner: string | null }>(
-      'SELECT tenant_id, state, text_so_far, usage, last_sequence, position, owner FROM executions WHERE id = ?',
+    const get = db.prepare<[string], { tenant_id: string; state: string; usage: string | null; last_sequence: number; position: number; owner: string | null }>(
+      `SELECT e.tenant_id, e.state, e.usage, p.last_sequence, e.position, e.owner
+       FROM executions e JOIN execution_progress p ON p.id = e.id WHERE e.id = ?`,
     );
-    const lastSequence = db.prepare<[string], { last_sequence: number }>('SELECT last_sequence FROM executions WHERE id = ?');
-    const streamed = db.prepare('UPDATE executions SET last_sequence = ?, text_so_far = text_so_far || ? WHERE id = ?');
+    // Only forward, so a batch applied twice (or older than the row) changes nothing.
+    const streamed = db.prepare('UPDATE execution_progress SET last_sequence = @sequence WHERE id = @id AND last_sequence < @sequence');
     const upsert = db.prepare(
-      `INSERT INTO executions (id, tenant_id, conversation_id, provider, status, created_at, input_text, output_text, text_so_far, usage, last_sequence, position, owner, state)
-       VALUES (@id, @tenantId, @conversationId, @provider, @status, @createdAt, @inputText, @outputText, @textSoFar, @usage, @lastSequence, @position, @owner, @state)
-       ON CONFLICT (id) DO UPDATE SET status = excluded.status, output_text = excluded.output_text, text_so_far = excluded.text_so_far,
-         usage = excluded.usage, last_sequence = excluded.last_sequence, owner = excluded.owner, state = excluded.state`,
+      `INSERT INTO executions (id, tenant_id, conversation_id, provider, status, created_at, input_text, output_text, usage, position, owner, state)
+       VALUES (@id, @tenantId, @conversationId, @provider, @status, @createdAt, @inputText, @outputText, @usage, @position, @owner, @state)
+       ON CONFLICT (id) DO UPDATE SET status = excluded.status, output_text = excluded.output_text,
+         usage = excluded.usage, owner = excluded.owner, state = excluded.state`,
+    );
+    const progress = db.prepare(
+      `INSERT INTO execution_progress (id, last_sequence) VALUES (?, ?)
+       ON CONFLICT (id) DO UPDATE SET last_sequence = excluded.last_sequence`,
     );
     const load = (id: string): Row | null => {
       const row = get.get(id);
       if (!row) return null;
       return {
         tenantId: row.tenant_id,
-        // The stored state's lastSequence may trail the column (streamed output moves only the column).
+        // The stored state's lastSequence may trail the progress table (streamed output moves only that).
         state: { ...JSON.parse(row.state), lastSequence: row.last_sequence },
-        textSoFar: row.text_so_far,
         usage: row.usage === null ? null : JSON.parse(row.usage),
         lastSequence: row.last_sequence,
         position: row.position,
         owner: row.owner,
       };
     };
-    /**
-     * Streamed output changes nothing of the state but its last sequence: the common batch of
-     * deltas moves two columns instead of re-encoding the state (which carries the config).
-     */
-    const appendStreamed = (id: string, events: StoredEvent[]): boolean => {
-      if (!events.every((e) => STREAMED.has(e.type))) return false;
-      const current = lastSequence.get(id)?.last_sequence;
-      if (current === undefined) return false;
-      const fresh = events.filter((e) => e.revision + 1 > current);
-      if (fresh.length === 0) return true;
-      const text = fresh.map((e) => (e.type === 'output.text.delta' ? (e.data as { delta: string }).delta : '')).join('');
-      streamed.run(fresh[fresh.length - 1].revision + 1, text, id);
-      return true;
-    };
     return (events: StoredEvent[]) => {
       for (const [id, ofExecution] of groupByExecution(events)) {
-        if (appendStreamed(id, ofExecution)) continue;
-        const row = fold(load(id), id, ofExecution);
-        if (!row) continue;
+        // Streamed output changes nothing of the state but its last sequence. Without a row yet
+        // (no run.queued seen) there is nothing to move, as the fold below would also find.
+        if (ofExecution.every((e) => STREAMED.has(e.type))) {
+          streamed.run({ sequence: ofExecution[ofExecution.length - 1].revision + 1, id });
+          continue;
+        }
+        const loaded = load(id);
+        const row = fold(loaded, id, ofExecution);
+        // Nothing new (a batch applied again): the wide row is not rewritten for nothing.
+        if (!row || row.lastSequence === loaded?.lastSequence) continue;
         const { state } = row;
         upsert.run({
           id,
@@ -105,14 +109,13 @@ export const executionsProjection: Projection = {
           createdAt: state.createdAt,
           inputText: state.input.text,
           outputText: state.outputText,
-          textSoFar: row.textSoFar,
           usage: row.usage === null ? null : JSON.stringify(row.usage),
-          lastSequence: row.lastSequence,
           position: row.position,
           owner: row.owner,
-          // lastSequence lives in its column only: streamed output moves the column, not the state.
+          // lastSequence lives in execution_progress only: streamed output moves that, not the state.
           state: JSON.stringify({ ...state, lastSequence: undefined }),
         });
+        progress.run(id, row.lastSequence);
       }
     };
   },
@@ -129,7 +132,6 @@ function fold(row: Row | null, id: string, events: StoredEvent[]): Row | null {
     current = {
       tenantId: current?.tenantId ?? event.metadata.tenantId,
       state,
-      textSoFar: (current?.textSoFar ?? '') + (event.type === 'output.text.delta' ? (event.data as { delta: string }).delta : ''),
       usage: event.type === 'run.completed' ? ((event.data as { usage: unknown }).usage ?? null) : (current?.usage ?? null),
       lastSequence: sequence,
       position: current?.position ?? event.position,

@@ -27,6 +27,9 @@ export interface SearchFilters {
   limit: number;
 }
 
+/** The row with its last sequence, which lives in execution_progress (streamed output moves only that). */
+const COLUMNS = 'e.tenant_id, e.state, p.last_sequence, e.position';
+
 /** Queries over the executions projection: indexed, limited, never a scan of the log. */
 export class ExecutionsReadModel {
   private readonly statements;
@@ -35,7 +38,7 @@ export class ExecutionsReadModel {
   constructor(private readonly db: Database.Database) {
     this.statements = {
       byId: db.prepare<[string], { tenant_id: string; state: string; last_sequence: number; position: number }>(
-        'SELECT tenant_id, state, last_sequence, position FROM executions WHERE id = ?',
+        `SELECT ${COLUMNS} FROM executions e JOIN execution_progress p ON p.id = e.id WHERE e.id = ?`,
       ),
       ofConversation: db.prepare<[string], ExecutionSummary>(
         'SELECT id, status, provider, created_at AS createdAt FROM executions WHERE conversation_id = ? ORDER BY position',
@@ -71,14 +74,16 @@ export class ExecutionsReadModel {
 
   /** Newest first, one page; the SQL is built from the filters given so each uses its index. */
   search(filters: SearchFilters): ExecutionRow[] {
-    const where = ['tenant_id = @tenantId'];
-    if (filters.conversationId !== undefined) where.push('conversation_id = @conversationId');
-    if (filters.status !== undefined) where.push('status = @status');
-    if (filters.provider !== undefined) where.push('provider = @provider');
-    if (filters.createdAfter !== undefined) where.push('created_at > @createdAfter');
-    if (filters.createdBefore !== undefined) where.push('created_at < @createdBefore');
-    if (filters.beforePosition !== undefined) where.push('position < @beforePosition');
-    const sql = `SELECT tenant_id, state, last_sequence, position FROM executions WHERE ${where.join(' AND ')} ORDER BY position DESC LIMIT @limit`;
+    const where = ['e.tenant_id = @tenantId'];
+    if (filters.conversationId !== undefined) where.push('e.conversation_id = @conversationId');
+    if (filters.status !== undefined) where.push('e.status = @status');
+    if (filters.provider !== undefined) where.push('e.provider = @provider');
+    if (filters.createdAfter !== undefined) where.push('e.created_at > @createdAfter');
+    if (filters.createdBefore !== undefined) where.push('e.created_at < @createdBefore');
+    if (filters.beforePosition !== undefined) where.push('e.position < @beforePosition');
+    // The join is one primary-key lookup per row of the page, after the executions index picked it.
+    const sql = `SELECT ${COLUMNS} FROM executions e JOIN execution_progress p ON p.id = e.id
+                 WHERE ${where.join(' AND ')} ORDER BY e.position DESC LIMIT @limit`;
     // At most 2^6 shapes of filter: each prepared once.
     let statement = this.searches.get(sql);
     if (!statement) this.searches.set(sql, (statement = this.db.prepare(sql)));
@@ -86,7 +91,7 @@ export class ExecutionsReadModel {
   }
 }
 
-/** Streamed output moves only the last_sequence column, so the state takes its value from there. */
+/** Streamed output moves only execution_progress, so the state takes its last sequence from there. */
 function toRow(row: { tenant_id: string; state: string; last_sequence: number; position: number }): ExecutionRow {
   return {
     tenantId: row.tenant_id,

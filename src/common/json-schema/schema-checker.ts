@@ -1,13 +1,17 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
+import { LRUCache } from 'lru-cache';
+import { ApiError } from '../api-error';
 import { SCHEMA_LIMITS } from './schema-limits';
 import type { SchemaRequest, SchemaResponse } from './schema-messages';
+
+const TOO_SLOW = `could not be checked within ${SCHEMA_LIMITS.checkTimeoutMs} ms`;
 
 /** A request before the checker numbers it (Omit over each member of the union). */
 type Unnumbered<T> = T extends unknown ? Omit<T, 'id'> : never;
 
-type Pending = { request: SchemaRequest; resolve: (problem: string | null) => void; reject: (error: Error) => void };
+type Pending = { request: SchemaRequest; key: string; resolve: (problem: string | null) => void; reject: (error: Error) => void };
 
 /**
  * Compiling a client's schema takes time in proportion to its size (hundreds of milliseconds for
@@ -23,10 +27,22 @@ class SchemaChecker {
   private readonly queue: Pending[] = [];
   private timer: NodeJS.Timeout | null = null;
   private nextId = 1;
+  /**
+   * Schemas whose own check (meta-schema, compile) ran past the deadline: that is the schema's
+   * doing whatever the value, so the same schema is refused at once next time and cannot be sent
+   * again and again to keep the worker from everyone else. A slow value is not remembered: that
+   * would let one tenant's answers refuse another tenant's schema.
+   */
+  private readonly tooSlow = new LRUCache<string, true>({ max: 10_000 });
 
   check(request: Unnumbered<SchemaRequest>): Promise<string | null> {
+    const key = request.op === 'schema' ? (JSON.stringify(request.schema) ?? '') : '';
+    if (key && this.tooSlow.has(key)) return Promise.resolve(`${TOO_SLOW}; it did before`);
+    if (this.queue.length >= SCHEMA_LIMITS.maxQueuedChecks) {
+      return Promise.reject(new ApiError('RATE_LIMITED', 'too many JSON Schema checks are waiting; retry shortly'));
+    }
     return new Promise((resolve, reject) => {
-      this.queue.push({ request: { ...request, id: this.nextId++ } as SchemaRequest, resolve, reject });
+      this.queue.push({ request: { ...request, id: this.nextId++ } as SchemaRequest, key, resolve, reject });
       if (this.queue.length === 1) this.sendHead();
     });
   }
@@ -46,7 +62,10 @@ class SchemaChecker {
     if (!head) return;
     const worker = this.ensureWorker();
     if (!this.ready) return;
-    this.timer = setTimeout(() => this.abandonHead(`could not be checked within ${SCHEMA_LIMITS.checkTimeoutMs} ms`), SCHEMA_LIMITS.checkTimeoutMs);
+    this.timer = setTimeout(() => {
+      if (head.key) this.tooSlow.set(head.key, true);
+      this.abandonHead(TOO_SLOW);
+    }, SCHEMA_LIMITS.checkTimeoutMs);
     this.timer.unref();
     try {
       worker.postMessage(head.request);

@@ -13,6 +13,8 @@ export const SCHEMA_LIMITS = {
   maxUniqueItems: 1000,
   /** How long one compile or one validation may run in the schema worker. */
   checkTimeoutMs: 1000,
+  /** Checks waiting for the worker; one more is 429 RATE_LIMITED. */
+  maxQueuedChecks: 256,
   /** Memory the compiled-schema cache may hold (estimated), least recently used out first. */
   cacheBytes: 32 * 1024 * 1024,
 } as const;

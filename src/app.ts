@@ -33,7 +33,7 @@ export async function createApp(config: Config): Promise<NestFastifyApplication>
     // under) comes from X-Forwarded-For, as far as TRUST_PROXY trusts the hops that wrote it.
     trustProxy: config.trustProxy,
     bodyLimit: config.bodyLimitBytes,
-    // Ids in paths are opaque (§1): an id of any length must reach the route and answer 404, not
+    // Ids in paths are opaque (docs/api.md#conventions): an id of any length must reach the route and answer 404, not
     // Fastify's raw 414 for params over its default 100 characters (Node caps the URL at 16 KiB).
     routerOptions: { maxParamLength: 16 * 1024 },
     // Answers Fastify and Node give before any hook or Nest filter runs come in the envelope too:

@@ -16,7 +16,7 @@ export interface OidcConfig {
   tenantClaim: string;
 }
 
-/** Authentication is on when either is configured (binding §12). */
+/** Authentication is on when either is configured (docs/api.md#authentication-and-tenants). */
 export interface AuthConfig {
   apiKeys: ApiKeyEntry[];
   oidc: OidcConfig | null;

@@ -28,10 +28,11 @@ export async function authenticate(authenticator: Authenticator, request: Fastif
 }
 
 /**
- * Authentication as the first onRequest hook (binding §1, §12): it runs for unknown routes too,
- * and before the body is read, so 401 precedes 415, 413 and 400. CORS and security headers
- * register before this (see edge-headers.ts), so that preflights need no key and refusals carry
- * their headers; the rate limit after it, as it counts per tenant.
+ * Authentication as the first onRequest hook (docs/api.md#conventions and
+ * docs/api.md#authentication-and-tenants): it runs for unknown routes too, and before the body is
+ * read, so 401 precedes 415, 413 and 400. CORS and security headers register before this (see
+ * edge-headers.ts), so that preflights need no key and refusals carry their headers; the rate
+ * limit after it, as it counts per tenant.
  */
 export function installAuthentication(fastify: FastifyInstance, authenticator: Authenticator): void {
   fastify.decorateRequest('tenantId', undefined);

@@ -39,7 +39,7 @@ function bearerToken(authorization: string | string[] | undefined): string | Aut
 }
 
 /**
- * Who a request acts for (binding §12): a bearer token that equals a configured API key is that
+ * Who a request acts for (docs/api.md#authentication-and-tenants): a bearer token that equals a configured API key is that
  * key's tenant; any other token is verified as an OIDC JWT when OIDC is configured. Messages
  * never contain the token.
  *

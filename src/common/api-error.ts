@@ -1,4 +1,4 @@
-/** Every error the binding names (§1), with its HTTP status. */
+/** Every error docs/api.md#errors names, with its HTTP status. */
 export const ERROR_STATUS = {
   VALIDATION_ERROR: 400,
   UNAUTHENTICATED: 401,

@@ -1,4 +1,4 @@
 import { v7 } from 'uuid';
 
-/** UUIDv7, so that ids sort by creation time (binding §1). */
+/** UUIDv7, so that ids sort by creation time (docs/api.md#conventions). */
 export const newId = (): string => v7();

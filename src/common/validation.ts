@@ -3,7 +3,7 @@ import { ValidateBy, ValidationOptions } from 'class-validator';
 import { validationError } from './api-error';
 import { codePointLength } from './code-points';
 
-/** Length limits count Unicode code points (§1); class-validator's own count differs for emoji. */
+/** Length limits count Unicode code points (docs/api.md#conventions); class-validator's own count differs for emoji. */
 export function CodePointLength(min: number, max: number, options?: ValidationOptions): PropertyDecorator {
   return ValidateBy(
     {

@@ -5,7 +5,7 @@ import { readProvidersConfig } from '../providers/config/providers-file';
 import { isLoopbackHost } from './loopback-host';
 import { TrustProxy, readTrustProxy } from './trust-proxy';
 
-/** Typed configuration read from the environment once at start (binding §12). */
+/** Typed configuration read from the environment once at start (docs/configuration.md). */
 export interface Config {
   host: string;
   port: number;

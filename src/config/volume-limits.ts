@@ -1,6 +1,6 @@
 /**
  * How much one tenant's requests may make the service store, run and answer. Each is a setting
- * (README, "Limits"); every one is answered in the error envelope and appends nothing.
+ * (docs/operations.md#limits-security-headers-and-cors); every one is answered in the error envelope and appends nothing.
  */
 export interface VolumeLimits {
   /** MAX_INPUT_TEXT_BYTES: UTF-8 bytes of `input.text`. */

@@ -36,7 +36,7 @@ export function toNewEvents(executionId: string, events: ExecutionEvent[], conte
 export const toRecorded = (stored: StoredEvent): RecordedExecutionEvent =>
   ({ type: stored.type, data: stored.data, sequence: stored.revision + 1, occurredAt: stored.occurredAt }) as RecordedExecutionEvent;
 
-/** The public envelope (§5). Built in one place so replay and SSE carry the same bytes. */
+/** The public envelope (docs/api.md#events). Built in one place so replay and SSE carry the same bytes. */
 export const toEnvelope = (stored: StoredEvent) => ({
   executionId: executionIdOf(stored.streamId),
   sequence: stored.revision + 1,

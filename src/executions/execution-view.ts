@@ -1,6 +1,6 @@
 import { ActionState, ExecutionState, pendingActions } from './domain/execution-state';
 
-/** The Execution resource of binding §4, in its documented key order. */
+/** The Execution resource of docs/api.md#executions, in its documented key order. */
 export function executionView(state: ExecutionState) {
   return {
     id: state.id,
@@ -25,7 +25,7 @@ export function executionView(state: ExecutionState) {
 
 export type ExecutionView = ReturnType<typeof executionView>;
 
-/** The Action resource of binding §6. */
+/** The Action resource of docs/api.md#actions. */
 export function actionView(executionId: string, action: ActionState) {
   return {
     id: action.id,

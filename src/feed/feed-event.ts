@@ -5,7 +5,7 @@ import { PROJECTED_STREAM_PREFIXES } from '../projections/projection';
 export const FEED_STREAM_PREFIXES = PROJECTED_STREAM_PREFIXES;
 
 /**
- * An event as the audit feed shows it: the execution envelope of §5 (a conversation's events carry
+ * An event as the audit feed shows it: the execution envelope of docs/api.md#events (a conversation's events carry
  * `conversationId` in place of `executionId`) plus its integer global `position`.
  */
 export function toFeedEvent(event: StoredEvent) {

@@ -46,7 +46,7 @@ function fromHttpException(exception: HttpException, request: FastifyRequest): A
 const clientLeft = (exception: unknown, request: FastifyRequest) =>
   (exception as { code?: unknown } | null)?.code === 'ECONNRESET' && request.raw.destroyed;
 
-/** The one place errors become the binding's envelope (§1); never a stack trace on the wire. */
+/** The one place errors become the error envelope of docs/api.md#errors; never a stack trace on the wire. */
 @Catch()
 export class ApiExceptionFilter implements ExceptionFilter {
   private readonly logger = new Logger('HTTP');
@@ -75,7 +75,7 @@ export class ApiExceptionFilter implements ExceptionFilter {
     if (exception instanceof StoreUnavailableError) {
       this.logger.warn(`${request.method} ${redactedUrl(request.url)}: 503, ${exception.message}`);
     }
-    // 503 and 429 always tell the client when to retry (§1); the throwers set their own when they know better.
+    // 503 and 429 always tell the client when to retry (docs/api.md#errors); the throwers set their own when they know better.
     if ((error.status === 503 || error.status === 429) && !reply.hasHeader('retry-after')) {
       reply.header('retry-after', String(STORE_RETRY_AFTER_SECONDS));
     }

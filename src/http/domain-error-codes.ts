@@ -13,7 +13,7 @@ const CODE_OF: Record<DomainErrorKind, ErrorCode> = {
 export const STORE_RETRY_AFTER_SECONDS = 1;
 
 /**
- * Domain refusals and store unavailability as the binding's errors (§1). The store's own message
+ * Domain refusals and store unavailability as the errors of docs/api.md#errors. The store's own message
  * stays in the log: the client learns what to do (retry), not the file system's state.
  */
 export function applicationErrorToApi(error: unknown): ApiError | null {

@@ -16,7 +16,7 @@ function fromRouterError(error: FastifyError): ApiError {
     case 'FST_ERR_BAD_URL':
       return new ApiError('VALIDATION_ERROR', 'the request path has a malformed percent-encoding');
     case 'FST_ERR_MAX_PARAM_LENGTH':
-      // Ids are opaque (§1): one too long to route cannot exist.
+      // Ids are opaque (docs/api.md#conventions): one too long to route cannot exist.
       return new ApiError('NOT_FOUND', 'no such resource');
     default:
       logger.error(`router error ${error.code}: ${error.message}`);

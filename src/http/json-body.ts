@@ -2,7 +2,7 @@ import { errorCodes, type FastifyInstance } from 'fastify';
 import { nestingProblem, unicodeProblem } from './json-body-bounds';
 
 /**
- * §1 body rules at the Fastify level: only application/json bodies (any parameters), an empty
+ * The body rules of docs/api.md#conventions at the Fastify level: only application/json bodies (any parameters), an empty
  * body (of any declared type) reads as `{}`, and a body must be a JSON object. Everything else is
  * answered by Fastify's own 415 / 413 / 400 errors, which the exception filter renders as the
  * binding's envelope. Here too, so that every route has them: no nesting deeper than

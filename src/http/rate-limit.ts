@@ -8,7 +8,7 @@ import { DEFAULT_TENANT } from './tenant.decorator';
 const tenantOf = (request: FastifyRequest): string => request.tenantId ?? DEFAULT_TENANT;
 
 /**
- * RATE_LIMIT_PER_MINUTE requests per tenant per minute (binding §1 `RATE_LIMITED`), counted by
+ * RATE_LIMIT_PER_MINUTE requests per tenant per minute (`RATE_LIMITED`, docs/api.md#errors), counted by
  * `@fastify/rate-limit` in this process. It runs as an onRequest hook on every route, unknown
  * ones too, right after authentication has named the tenant — so one tenant's burst never uses
  * up another's allowance. The probes, the metrics and the API document are not limited. The 429

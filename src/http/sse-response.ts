@@ -16,7 +16,7 @@ export interface SseResponse {
 export const SSE_CAP_RETRY_AFTER_SECONDS = 5;
 
 /**
- * Takes over the reply for an event stream (§5), or answers a HEAD request's headers and returns
+ * Takes over the reply for an event stream (docs/api.md#events), or answers a HEAD request's headers and returns
  * null. Every JSON answer must have been decided before.
  * The last of them is here: a tenant that already holds SSE_MAX_STREAMS_PER_TENANT open streams
  * gets `429 RATE_LIMITED` with Retry-After (thrown, so the exception filter renders it), checked

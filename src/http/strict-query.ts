@@ -8,7 +8,7 @@ const ALLOWED_QUERY = 'runledger:allowedQuery';
 /** Names the query parameters a route accepts; every other route accepts none. */
 export const AllowQuery = (...names: string[]) => SetMetadata(ALLOWED_QUERY, names);
 
-/** §1: unknown, empty or repeated query parameters are a 400 on every route. */
+/** Unknown, empty or repeated query parameters are a 400 on every route (docs/api.md#conventions). */
 @Injectable()
 export class StrictQueryGuard implements CanActivate {
   constructor(private readonly reflector: Reflector) {}

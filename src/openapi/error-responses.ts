@@ -3,7 +3,7 @@ import { ApiResponse, getSchemaPath } from '@nestjs/swagger';
 import type { HeaderObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
 import { ErrorEnvelope } from './schemas/error.schema';
 
-/** One reason a route can fail: its status, its code, and when (binding §1). */
+/** One reason a route can fail: its status, its code, and when (docs/api.md#errors). */
 interface ErrorCase {
   status: number;
   code: string;

@@ -4,7 +4,7 @@ import { WriteWatermark } from './write-watermark';
 /** How long a query waits for the projector before answering 503 (it is live, so normally ~ms). */
 const READ_WAIT_MS = 5000;
 
-/** Read-your-writes on one instance (README, *Consistency*). */
+/** Read-your-writes on one instance (docs/design.md#read-models-and-consistency). */
 export class ReadConsistency {
   constructor(
     private readonly projector: Projector,

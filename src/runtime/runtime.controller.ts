@@ -6,7 +6,7 @@ import { Projector } from '../projections/projector';
 import { ProviderRegistry } from '../providers/provider-registry';
 import { PROTOCOL_VERSION, RUNTIME_NAME, RUNTIME_VERSION } from './runtime-info';
 
-/** §2: what this runtime is and which providers it offers. */
+/** What this runtime is and which providers it offers (docs/api.md#runtime-and-providers). */
 @Controller('v1')
 export class RuntimeController {
   constructor(

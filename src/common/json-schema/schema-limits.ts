@@ -1,5 +1,5 @@
 /**
- * The bounds a client's JSON Schema must keep before it is compiled (docs in README, "Limits").
+ * The bounds a client's JSON Schema must keep before it is compiled (docs/operations.md#limits-security-headers-and-cors).
  * Compiling costs time and memory in proportion to the schema, and some keywords cost time in
  * proportion to the square of the value; both are capped here so that no schema a tenant sends
  * can be made expensive on purpose.

@@ -63,7 +63,7 @@ function nativeExpected(expected: ExpectedRevision): AppendExpectedRevision {
  */
 export class EventStoreDbEventStore implements EventStore {
   readonly kind = 'eventstoredb' as const;
-  /** Heartbeats are not built on EventStoreDB yet: run one Runledger instance per server (README). */
+  /** Heartbeats are not built on EventStoreDB yet: run one Runledger instance per server (docs/operations.md#current-limits). */
   readonly instances = null;
   private readonly closing = new AbortController();
 

@@ -6,7 +6,7 @@ import { ActionState } from '../domain/execution-state';
 const present = (v: unknown) => v !== undefined && v !== null;
 
 /**
- * The body of an answer checked against its action (§6), returned as it will be stored: the body
+ * The body of an answer checked against its action (docs/api.md#actions), returned as it will be stored: the body
  * as sent, less optional fields sent as null.
  */
 export async function actionResponse(action: ActionState, body: Record<string, unknown>): Promise<Record<string, unknown>> {

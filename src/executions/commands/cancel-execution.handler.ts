@@ -24,7 +24,7 @@ export class CancelExecutionHandler implements ICommandHandler<CancelExecutionCo
     private readonly liveness: InstanceLiveness,
   ) {}
 
-  /** §8 and rule 10: one cancel operation per execution however many callers ask at once. */
+  /** docs/api.md#cancellation: one cancel operation per execution however many callers ask at once. */
   @TracedCommand()
   async execute({ tenantId, executionId, reason }: CancelExecutionCommand): Promise<ExecutionState> {
     const loaded = await loadOwnedExecution(this.store, executionId, tenantId);

@@ -7,7 +7,7 @@ const USABLE = new Set(['native', 'emulated', 'degraded']);
 export const offers = (manifest: ProviderManifest, capability: string): boolean =>
   USABLE.has(manifest.capabilities[capability] ?? 'absent');
 
-/** §10: every required capability must be advertised at a usable level, before anything is appended. */
+/** docs/api.md#capability-preflight: every required capability must be advertised at a usable level, before anything is appended. */
 export function preflight(manifest: ProviderManifest, required: string[]): void {
   const offending = required
     .map((name) => ({ name, level: manifest.capabilities[name] ?? 'absent' }))

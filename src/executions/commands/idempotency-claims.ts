@@ -17,7 +17,7 @@ export interface ClaimedRequest {
   idempotencyKey: string | null;
 }
 
-/** The parts of a request that make two requests "equivalent" (§9): key order and capability order ignored. */
+/** The parts of a request that make two requests "equivalent" (docs/api.md#idempotency): key order and capability order ignored. */
 export function requestHash(request: Omit<ClaimedRequest, 'idempotencyKey' | 'input'> & { input: unknown }): string {
   return sha256(
     canonicalJson({

@@ -20,7 +20,7 @@ export class RespondToActionHandler implements ICommandHandler<RespondToActionCo
     @Inject(CONFIG) private readonly config: Pick<Config, 'limits'>,
   ) {}
 
-  /** §6: lookups and state first, then the body; the expected revision makes exactly one answer win. */
+  /** docs/api.md#actions: lookups and state first, then the body; the expected revision makes exactly one answer win. */
   @TracedCommand()
   async execute({ tenantId, executionId, actionId, body }: RespondToActionCommand): Promise<ActionState> {
     const loaded = await loadOwnedExecution(this.store, executionId, tenantId);

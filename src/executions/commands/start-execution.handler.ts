@@ -28,7 +28,7 @@ export class StartExecutionHandler implements ICommandHandler<StartExecutionComm
     @Inject(CONFIG) private readonly config: Pick<Config, 'limits'>,
   ) {}
 
-  /** The checks of §4 in their order; nothing is appended until every one has passed. */
+  /** The checks of docs/api.md#executions in their order; nothing is appended until every one has passed. */
   @TracedCommand()
   async execute({ tenantId, request }: StartExecutionCommand): Promise<StartExecutionResult> {
     // Nothing is appended for a run this process would no longer drive; a retry reaches another instance.

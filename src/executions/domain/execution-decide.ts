@@ -34,7 +34,7 @@ function requireLive(state: ExecutionState | null, command: string): ExecutionSt
 
 /**
  * The checks an answer to an action passes before its body is even looked at, in the binding's
- * order (§6): unknown action, already answered, then cancelled action or ended execution.
+ * order (docs/api.md#actions): unknown action, already answered, then cancelled action or ended execution.
  */
 export function respondableAction(state: ExecutionState, actionId: string): ActionState {
   const action = state.actions.find((a) => a.id === actionId);
@@ -61,7 +61,7 @@ export function decide(command: ExecutionCommand, state: ExecutionState | null):
       return command.output;
     case 'complete':
       requireLive(state, 'complete');
-      // The final text and the terminal event always travel together (§5).
+      // The final text and the terminal event always travel together (docs/api.md#events).
       return [
         ...(command.text !== null ? [{ type: 'output.text.done' as const, data: { text: command.text } }] : []),
         { type: 'run.completed', data: { usage: command.usage } },

@@ -42,7 +42,7 @@ export class ActionAlreadyResolvedError extends DomainError {
   }
 }
 
-/** Answering an action that was cancelled when its execution ended: a state conflict (§6). */
+/** Answering an action that was cancelled when its execution ended: a state conflict (docs/api.md#actions). */
 export class ActionCancelledError extends DomainError {
   readonly kind = 'invalid_state';
   constructor(readonly actionId: string) {

@@ -1,4 +1,4 @@
-/** The execution's events as the binding's §5 table names them: `{type, data}` unions. */
+/** The execution's events as docs/api.md#events names them: `{type, data}` unions. */
 export interface ExecutionInput {
   text: string;
 }

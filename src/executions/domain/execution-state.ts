@@ -52,7 +52,7 @@ function end(state: ExecutionState, status: ExecutionStatus, at: string): Execut
     ...state,
     status,
     endedAt: at,
-    // Unanswered actions die with their execution (§6).
+    // Unanswered actions die with their execution (docs/api.md#actions).
     actions: state.actions.map((a) => (a.status === 'pending' ? { ...a, status: 'cancelled', resolvedAt: at } : a)),
   };
 }

@@ -18,7 +18,7 @@ const frame = (event: StoredEvent): string => {
 };
 
 /**
- * The event stream of §5: the backlog after the cursor, read in pages and written a page at a
+ * The event stream of docs/api.md#events: the backlog after the cursor, read in pages and written a page at a
  * time, then live events through the terminal event from a catch-up subscription that starts
  * after the last revision sent (rule 6), so the hand-over can neither skip nor repeat an event.
  */

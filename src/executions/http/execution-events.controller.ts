@@ -11,7 +11,7 @@ import { EventStreamResponder } from './event-stream.responder';
 import { ID } from './executions.controller';
 
 
-/** §5: one URL, JSON replay or an SSE stream depending on `Accept`. */
+/** docs/api.md#events: one URL, JSON replay or an SSE stream depending on `Accept`. */
 @Controller('v1/executions')
 export class ExecutionEventsController {
   constructor(

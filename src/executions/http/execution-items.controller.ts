@@ -7,7 +7,7 @@ import { actionView } from '../execution-view';
 import { ListActionsQuery, ListArtifactsQuery } from '../queries/list-execution-items.query';
 import { ID } from './executions.controller';
 
-/** The execution's actions (§6) and artifacts (§7). */
+/** The execution's actions (docs/api.md#actions) and artifacts (docs/api.md#artifacts). */
 @Controller('v1/executions')
 export class ExecutionItemsController {
   constructor(

@@ -8,7 +8,7 @@ import { loadOwnedExecution } from './load-owned-execution';
 
 /**
  * An execution as a query sees it: its read-model row with the stream's tail after the row folded
- * on top, so a read by id is never older than the stream (README, *Consistency*) and never needs
+ * on top, so a read by id is never older than the stream (docs/design.md#read-models-and-consistency) and never needs
  * to wait for the projector. Another tenant's execution is absent.
  */
 @Injectable()

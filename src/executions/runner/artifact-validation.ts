@@ -18,7 +18,7 @@ function isAbsoluteUri(value: string): boolean {
   }
 }
 
-/** Binding §7: null when the descriptor may be stored, else what is wrong with it. */
+/** docs/api.md#artifacts: null when the descriptor may be stored, else what is wrong with it. */
 export function artifactProblem(artifact: { name: unknown; mediaType: unknown; uri: unknown; metadata: unknown }): string | null {
   const { name, mediaType, uri, metadata } = artifact;
   if (typeof name !== 'string' || name.length === 0 || codePointLength(name) > 255) {

@@ -346,7 +346,7 @@ export class ExecutionSession {
     };
     const problem = artifactProblem(artifact);
     if (problem) {
-      // The runtime, not the provider, decides that an invalid descriptor ends the run (§7).
+      // The runtime, not the provider, decides that an invalid descriptor ends the run (docs/api.md#artifacts).
       await this.failUnlessStopped(new ProviderFailure('PROVIDER_ERROR', `invalid artifact descriptor: ${problem}`));
       this.stop('execution failed');
       throw new ExecutionStoppedError('execution failed');

@@ -18,7 +18,7 @@ const INTERRUPTED = { code: 'RUNTIME_INTERRUPTED', message: 'the runtime stopped
 const OWNER_GONE = { code: 'RUNTIME_INTERRUPTED', message: 'the instance running this execution stopped (its heartbeat lapsed)' };
 
 /**
- * §4 and rule 9: at start, every execution left in flight by an earlier process ends with
+ * docs/api.md#executions: at start, every execution left in flight by an earlier process ends with
  * `run.failed` RUNTIME_INTERRUPTED (no built-in provider can resume).
  *
  * The first sweep runs before the server listens, so normally no client sees such an execution

@@ -3,7 +3,7 @@ import { ApiCreatedResponse, ApiOkResponse, ApiParam } from '@nestjs/swagger';
 import { RouteDocs } from '../route-docs';
 import { Conversation } from '../schemas/conversation.schema';
 
-/** §3. */
+/** docs/api.md#conversations */
 export const CreateConversationDocs = () =>
   applyDecorators(
     RouteDocs({ tag: 'conversations', summary: 'Create a conversation', body: true, errors: ['STORE_UNAVAILABLE'] }),

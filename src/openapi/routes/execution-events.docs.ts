@@ -10,7 +10,7 @@ const SSE_EXAMPLE =
   'data: {"executionId":"0190…","sequence":3,"type":"output.text.delta","occurredAt":"2026-09-02T10:00:00.000Z","data":{"delta":"Hel"}}\n\n' +
   ': keep-alive\n\n';
 
-/** §5: one URL, JSON replay or an SSE stream depending on `Accept`. */
+/** docs/api.md#events: one URL, JSON replay or an SSE stream depending on `Accept`. */
 export const EventsDocs = () =>
   applyDecorators(
     RouteDocs({

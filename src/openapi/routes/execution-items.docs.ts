@@ -5,7 +5,7 @@ import { Action, ActionList, ApprovalAnswer, InputAnswer } from '../schemas/acti
 import { ArtifactList } from '../schemas/artifact.schema';
 import { ExecutionIdParam } from './executions.docs';
 
-/** §6. */
+/** docs/api.md#actions */
 export const ActionsDocs = () =>
   applyDecorators(
     RouteDocs({ tag: 'actions', summary: "An execution's actions, in creation order", errors: ['NOT_FOUND'] }),
@@ -35,7 +35,7 @@ export const RespondDocs = () =>
     ApiOkResponse({ type: Action, description: 'The action, now `resolved`' }),
   );
 
-/** §7. */
+/** docs/api.md#artifacts */
 export const ArtifactsDocs = () =>
   applyDecorators(
     RouteDocs({ tag: 'artifacts', summary: "An execution's artifact descriptors, in creation order", errors: ['NOT_FOUND'] }),

@@ -6,7 +6,7 @@ import { Execution } from '../schemas/execution.schema';
 /** The execution id in every `/v1/executions/{id}…` path. */
 export const ExecutionIdParam = () => ApiParam({ name: 'id', description: "Execution id (opaque; never contains ':' or '/')" });
 
-/** §4, §9, §10. */
+/** docs/api.md#executions, docs/api.md#idempotency, docs/api.md#capability-preflight */
 export const StartExecutionDocs = () =>
   applyDecorators(
     RouteDocs({

@@ -3,7 +3,7 @@ import { ApiOkResponse, ApiParam } from '@nestjs/swagger';
 import { RouteDocs } from '../route-docs';
 import { ProviderList, ProviderManifest, RuntimeInfo } from '../schemas/provider.schema';
 
-/** §2. */
+/** docs/api.md#runtime-and-providers */
 export const RuntimeDocs = () =>
   applyDecorators(
     RouteDocs({ tag: 'runtime', summary: 'What this runtime is: protocol version, event store and providers' }),

@@ -1,7 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { ISO_TIME, JSON_OBJECT } from './json';
 
-/** §7: a descriptor only; no artifact bytes are stored or proxied. */
+/** docs/api.md#artifacts: a descriptor only; no artifact bytes are stored or proxied. */
 export class Artifact {
   @ApiProperty()
   id!: string;

@@ -13,7 +13,7 @@ export class ApiErrorBody {
   details?: Record<string, unknown>;
 }
 
-/** §1: every error answer, and nothing else at the top level. */
+/** docs/api.md#errors: every error answer, and nothing else at the top level. */
 export class ErrorEnvelope {
   @ApiProperty({ type: () => ApiErrorBody })
   error!: ApiErrorBody;

@@ -4,7 +4,7 @@ import { Artifact } from './artifact.schema';
 import { ExecutionError, ExecutionInput } from './execution.schema';
 import { ANY_JSON, ISO_TIME, JSON_OBJECT } from './json';
 
-/** The `data` of each event type (§5); the envelope's `type` says which one applies. */
+/** The `data` of each event type (docs/api.md#events); the envelope's `type` says which one applies. */
 export class RunQueuedData {
   @ApiProperty() conversationId!: string;
   @ApiProperty() provider!: string;
@@ -67,7 +67,7 @@ export class RunCancelledData {
   @ApiProperty({ type: String, nullable: true }) providerCleanupError!: string | null;
 }
 
-/** Event type → its data schema, in the order §5 lists them. */
+/** Event type → its data schema, in the order docs/api.md#events lists them. */
 export const EVENT_DATA = {
   'run.queued': RunQueuedData,
   'run.started': RunStartedData,

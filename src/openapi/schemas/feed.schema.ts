@@ -2,7 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Execution } from './execution.schema';
 import { ISO_TIME, JSON_OBJECT } from './json';
 
-/** An event in the audit feed: the §5 envelope plus its global position. */
+/** An event in the audit feed: the envelope of docs/api.md#events plus its global position. */
 export class FeedEvent {
   @ApiPropertyOptional({ description: "Set on an execution's events" })
   executionId?: string;

@@ -5,7 +5,7 @@ import { Projection } from '../projection';
 
 const TERMINAL = new Set(['run.completed', 'run.failed', 'run.cancelled']);
 
-/** Every action (§6) as a row, in creation order per execution. */
+/** Every action (docs/api.md#actions) as a row, in creation order per execution. */
 export const actionsProjection: Projection = {
   name: 'actions',
   version: 1,
@@ -33,7 +33,7 @@ export const actionsProjection: Projection = {
     const responded = db.prepare(
       "UPDATE actions SET status = 'resolved', response = ?, resolved_at = ? WHERE id = ? AND status = 'pending'",
     );
-    // Unanswered actions die with their execution (§6).
+    // Unanswered actions die with their execution (docs/api.md#actions).
     const ended = db.prepare("UPDATE actions SET status = 'cancelled', resolved_at = ? WHERE execution_id = ? AND status = 'pending'");
     return (events: StoredEvent[]) => {
       for (const event of events) {

@@ -3,7 +3,7 @@ import { StoredEvent } from '../../event-store/event-store';
 import { executionIdOf, isExecutionStream } from '../../executions/execution-stream';
 import { Projection } from '../projection';
 
-/** Every artifact descriptor (§7) as a row, in creation order per execution. */
+/** Every artifact descriptor (docs/api.md#artifacts) as a row, in creation order per execution. */
 export const artifactsProjection: Projection = {
   name: 'artifacts',
   version: 1,

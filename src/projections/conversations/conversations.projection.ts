@@ -4,7 +4,7 @@ import { Projection } from '../projection';
 
 const PREFIX = 'conversation-';
 
-/** Every conversation (§3); its executions are listed from the executions read model. */
+/** Every conversation (docs/api.md#conversations); its executions are listed from the executions read model. */
 export const conversationsProjection: Projection = {
   name: 'conversations',
   version: 1,

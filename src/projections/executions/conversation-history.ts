@@ -3,7 +3,7 @@ import { ReadConsistency } from '../read-consistency';
 import { ExecutionsReadModel } from './executions.read-model';
 
 /**
- * §3: what a provider offering `conversation.history` receives: the latest `maxTurns` completed
+ * docs/api.md#conversations: what a provider offering `conversation.history` receives: the latest `maxTurns` completed
  * executions of the conversation, oldest first, read with one indexed, limited query, so the
  * cost of a start does not grow with the conversation.
  */

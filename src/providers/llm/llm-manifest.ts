@@ -2,9 +2,10 @@ import { ProviderManifest } from '../provider';
 import { LlmSettings } from '../config/provider-settings';
 
 /**
- * The manifest of an openai-compatible or anthropic instance, level by level (README explains
- * each): what this runtime does with the API through the SDK, not what the vendor's API can do
- * elsewhere. Both kinds map the same way, so one derivation serves both; only the settings move it.
+ * The manifest of an openai-compatible or anthropic instance, level by level
+ * (docs/providers.md#what-the-manifests-say-and-why explains each): what this runtime does with
+ * the API through the SDK, not what the vendor's API can do elsewhere. Both kinds map the same
+ * way, so one derivation serves both; only the settings move it.
  */
 export function llmManifest(settings: LlmSettings): ProviderManifest {
   const tools = settings.supports.tools;

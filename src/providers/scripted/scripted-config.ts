@@ -38,8 +38,8 @@ const STEP_RULES: Record<string, { required: string[]; checks: Record<string, (v
   artifact: {
     required: ['name', 'mediaType'],
     checks: {
-      // Empty strings are a shape error (§1); whether a non-empty value is valid is decided when
-      // the step runs (§7), so a bad media type fails the execution rather than the request.
+      // Empty strings are a shape error (docs/api.md#conventions); whether a non-empty value is valid is decided when
+      // the step runs (docs/api.md#the-scripted-provider), so a bad media type fails the execution rather than the request.
       name: (v) => (nonEmptyString(v) ? null : 'must be a non-empty string'),
       mediaType: (v) => (nonEmptyString(v) ? null : 'must be a non-empty string'),
       uri: (v) => (nonEmptyString(v) ? null : 'must be a non-empty string'),
@@ -67,7 +67,7 @@ async function stepProblem(step: unknown, where: string): Promise<string | null>
     if (step[key] === undefined || step[key] === null) return `${where}.${key} is required`;
   }
   for (const [key, check] of Object.entries(rules.checks)) {
-    // null means "left out" in requests (§1).
+    // null means "left out" in requests (docs/api.md#conventions).
     if (step[key] === undefined || step[key] === null) continue;
     const problem = await check(step[key], step);
     if (problem) return `${where}.${key} ${problem}`;
@@ -75,7 +75,7 @@ async function stepProblem(step: unknown, where: string): Promise<string | null>
   return null;
 }
 
-/** The shape check of §11: known keys, known step types, required fields, JSON types, ranges. */
+/** The shape check of docs/api.md#the-scripted-provider: known keys, known step types, required fields, JSON types, ranges. */
 export async function scriptedConfigProblem(config: Json): Promise<string | null> {
   for (const key of Object.keys(config)) {
     if (!['script', 'cleanup', 'cleanupDelayMs'].includes(key)) return `config.${key} is not a known scripted option`;

@@ -1,6 +1,6 @@
 import { ProviderManifest } from '../provider';
 
-/** Exactly the manifest of binding §11. */
+/** Exactly the manifest in docs/api.md#the-scripted-provider. */
 export const SCRIPTED_MANIFEST: ProviderManifest = {
   id: 'scripted',
   displayName: 'Scripted (deterministic)',

@@ -7,7 +7,7 @@ import { ScriptStep, ScriptedConfig, scriptedConfigProblem } from './scripted-co
 const echoSteps = (text: string): ScriptStep[] =>
   text.split(/(?<= )/).map((chunk) => ({ type: 'text', text: chunk }));
 
-/** The deterministic provider of binding §11, for demos, tests and conformance checks. */
+/** The deterministic provider of docs/api.md#the-scripted-provider, for demos, tests and conformance checks. */
 export class ScriptedProvider implements Provider {
   readonly manifest: ProviderManifest;
   readonly eventNamespace = 'scripted';

@@ -13,7 +13,7 @@ import {
 } from '../support/execution-helpers';
 
 /**
- * §6 check order: unknown execution 404 NOT_FOUND → unknown action 404 ACTION_NOT_FOUND →
+ * The order of checks in docs/api.md#actions: unknown execution 404 NOT_FOUND → unknown action 404 ACTION_NOT_FOUND →
  * answered already 409 ACTION_ALREADY_RESOLVED → cancelled action / ended execution 409
  * INVALID_STATE → body shape 400. Each request below fails two checks; the earlier one must win.
  */

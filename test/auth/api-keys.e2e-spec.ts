@@ -2,7 +2,7 @@ import * as http from 'node:http';
 import { api, useApp } from '../support/app-harness';
 import { expectError } from '../support/error-envelope';
 
-/** Binding §12 and §1: API_KEYS turns authentication on for every request, checked before anything else. */
+/** docs/api.md#authentication-and-tenants and docs/api.md#conventions: API_KEYS turns authentication on for every request, checked before anything else. */
 const KEYS = { acme1: 'acme-key-0001-0123456789', acme2: 'acme-key-0002-0123456789', globex: 'globex-key-9999-0123456789' };
 const bearer = (key: string) => ({ authorization: `Bearer ${key}` });
 

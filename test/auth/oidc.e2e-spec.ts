@@ -4,7 +4,7 @@ import { expectError } from '../support/error-envelope';
 import { AUDIENCE, ISSUER, OidcIssuer, signingKey } from './oidc-issuer';
 
 /**
- * Binding §12 with OIDC (issue 8): bearer JWTs verified against the issuer's JWKS, the tenant
+ * docs/api.md#authentication-and-tenants with OIDC (issue 8): bearer JWTs verified against the issuer's JWKS, the tenant
  * taken from a claim, API keys working beside them, and an unreachable key server answered as
  * 503 rather than as a bad token.
  */

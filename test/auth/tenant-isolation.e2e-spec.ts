@@ -2,7 +2,7 @@ import { api, JsonResponse, readSse, useApp } from '../support/app-harness';
 import { expectError } from '../support/error-envelope';
 
 /**
- * Binding §12: each tenant sees only its own resources, and another tenant's id answers exactly
+ * docs/api.md#authentication-and-tenants: each tenant sees only its own resources, and another tenant's id answers exactly
  * like an id that does not exist (404 NOT_FOUND, never 403) — on every route, SSE included.
  */
 const ACME = { authorization: 'Bearer acme-secret-key-0123456789' };

@@ -2,7 +2,7 @@ import { api, startExecution, useApp, waitForExecution } from '../support/app-ha
 import { cancel, countOf, replay, startScript } from '../support/execution-helpers';
 
 /**
- * §8 and rule 10: concurrent cancels share one operation. The provider's cleanup running once is
+ * docs/api.md#cancellation: concurrent cancels share one operation. The provider's cleanup running once is
  * observed through `providerCleanupError`: with cleanup "fail" and a slow cleanup, a cancel that
  * skipped the shared operation would append its own run.cancelled without the cleanup's error.
  * (src/executions/runner/cancel-once.spec.ts counts the cleanup calls directly.)

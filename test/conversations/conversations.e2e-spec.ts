@@ -1,7 +1,7 @@
 import { api, createConversation, startExecution, useApp, waitForExecution } from '../support/app-harness';
 import { expectError, ISO_MS, UUID_V7 } from '../support/error-envelope';
 
-/** Binding §3: creating and reading conversations. */
+/** docs/api.md#conversations: creating and reading conversations. */
 describe('conversations (§3)', () => {
   const app = useApp();
   const create = (body: unknown) => api(app.baseUrl, 'POST', '/v1/conversations', body);

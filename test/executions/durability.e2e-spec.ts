@@ -5,7 +5,7 @@ import { api, readSse, SseMessage, tempSqlitePath } from '../support/app-harness
 import { logMessages } from '../support/json-logs';
 
 /**
- * Binding §4 and §12 against the compiled server (`npm test` builds dist/ first): what was
+ * docs/api.md#executions and docs/api.md#authentication-and-tenants against the compiled server (`npm test` builds dist/ first): what was
  * acknowledged survives a restart byte for byte, an execution cut off by a crash ends as
  * RUNTIME_INTERRUPTED with every event a client saw, and one SQLite file has one owner.
  */

@@ -1,7 +1,7 @@
 import { api, startExecution, useApp, waitForExecution } from '../support/app-harness';
 import { expectError, ISO_MS } from '../support/error-envelope';
 
-/** Binding §5: the event envelope and JSON replay with `after` and `limit`. */
+/** docs/api.md#events: the event envelope and JSON replay with `after` and `limit`. */
 describe('event replay (§5)', () => {
   const app = useApp({ conversation: true });
   let id: string;

@@ -1,7 +1,7 @@
 import { api, createConversation, readSse, SseMessage, startExecution, useApp, waitForExecution } from '../support/app-harness';
 import { expectError } from '../support/error-envelope';
 
-/** Binding §5 "Stream": the SSE form of the events URL. */
+/** docs/api.md#stream-the-same-url-with-accept-textevent-stream: the SSE form of the events URL. */
 describe('event stream (§5)', () => {
   const app = useApp({ conversation: true });
   const eventsPath = (id: string, query = '') => `/v1/executions/${id}/events${query}`;

@@ -1,7 +1,7 @@
 import { api, createConversation, startExecution, useApp, waitForExecution } from '../support/app-harness';
 import { expectError, ISO_MS, UUID_V7 } from '../support/error-envelope';
 
-/** Binding §4: the Execution resource as POST answers it and GET reads it back. */
+/** docs/api.md#executions: the Execution resource as POST answers it and GET reads it back. */
 describe('the Execution resource (§4)', () => {
   const app = useApp({ conversation: true });
   const get = (id: string) => api(app.baseUrl, 'GET', `/v1/executions/${id}`);

@@ -1,7 +1,7 @@
 import { api, createConversation, startExecution, useApp, waitForExecution } from '../support/app-harness';
 import { expectError } from '../support/error-envelope';
 
-/** Binding §11: the scripted provider's echo, its text/delay/providerEvent/fail steps, and config shape. */
+/** docs/api.md#the-scripted-provider: the scripted provider's echo, its text/delay/providerEvent/fail steps, and config shape. */
 describe('the scripted provider (§11)', () => {
   const app = useApp({ conversation: true });
 

@@ -3,7 +3,7 @@ import { expectError } from '../support/error-envelope';
 import { executionsOf } from '../support/execution-helpers';
 
 /**
- * Binding §4 and §10: the checks of POST /v1/executions in their order — body shape 400 →
+ * docs/api.md#executions and docs/api.md#capability-preflight: the checks of POST /v1/executions in their order — body shape 400 →
  * conversation 404 → provider 404 → provider config 400 → capability preflight 422 — each request
  * failing two checks at once, the first must win; and a failed request creates nothing.
  */

@@ -1,7 +1,7 @@
 import { api, createConversation, useApp } from '../support/app-harness';
 import { expectError } from '../support/error-envelope';
 
-/** Binding §4: every body-shape error of POST /v1/executions is a 400 that creates nothing. */
+/** docs/api.md#executions: every body-shape error of POST /v1/executions is a 400 that creates nothing. */
 describe('starting an execution: body shape (§4)', () => {
   const app = useApp({ conversation: true });
   const valid = () => ({ conversationId: app.conversationId, provider: 'scripted', input: { text: 'hello' } });

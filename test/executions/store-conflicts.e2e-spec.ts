@@ -128,7 +128,7 @@ describe('conflicts at the event store: expected revisions, re-read and re-decid
 
   it('an execution ended by another writer: cancel and respond answer 409 INVALID_STATE and append nothing', async () => {
     const { id, actionId } = await waitingExecution();
-    // What a restart does to a run it finds in flight (§4): run.failed RUNTIME_INTERRUPTED.
+    // What a restart does to a run it finds in flight (docs/api.md#executions): run.failed RUNTIME_INTERRUPTED.
     const interrupted = { code: 'RUNTIME_INTERRUPTED', message: 'the runtime stopped while this execution was in flight' };
     await appendForeign(id, [{ type: 'run.failed', data: { error: interrupted } }], await headOf(id));
     const before = await replay(app.baseUrl, id);

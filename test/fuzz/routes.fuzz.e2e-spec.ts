@@ -11,7 +11,7 @@ import { RawResponse, send } from './raw-client';
  * Issue 8, "every error in the envelope": random JSON bodies, query strings, path segments and
  * headers thrown at every route the app serves (read back from Fastify, as the OpenAPI test
  * does), with auth, the rate limit and CORS on. Every answer must be below 500; every error must
- * be exactly the binding's envelope (§1) with a code that goes with its status; and a request
+ * be exactly the error envelope of docs/api.md#errors with a code that goes with its status; and a request
  * that got an error must have appended nothing (the store's head position is unchanged).
  *
  * FUZZ_RUNS scales the run count (default 400, and 160 with auth off); FUZZ_SEED replays a failure

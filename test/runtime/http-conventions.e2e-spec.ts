@@ -1,7 +1,7 @@
 import { api, createConversation, startExecution, useApp, waitForExecution } from '../support/app-harness';
 import { expectError } from '../support/error-envelope';
 
-/** Binding §1: bodies, media types, limits, unknown routes, query parameters and opaque ids. */
+/** docs/api.md#conventions: bodies, media types, limits, unknown routes, query parameters and opaque ids. */
 describe('HTTP conventions (§1)', () => {
   const app = useApp();
   const MiB = 1024 * 1024;

@@ -1,7 +1,7 @@
 import { api, useApp, onPostgres } from '../support/app-harness';
 import { expectError } from '../support/error-envelope';
 
-/** Binding §2 and §11: what the runtime says about itself and the built-in scripted provider. */
+/** docs/api.md#runtime-and-providers and docs/api.md#the-scripted-provider: what the runtime says about itself and the built-in scripted provider. */
 const SCRIPTED = {
   id: 'scripted',
   displayName: 'Scripted (deterministic)',

@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { logMessages } from '../support/json-logs';
 
-/** §12: the compiled server refuses bad configuration before touching anything, saying why. */
+/** docs/configuration.md#start-time-checks: the compiled server refuses bad configuration before touching anything, saying why. */
 const ROOT = join(__dirname, '..', '..');
 const MAIN = join(ROOT, 'dist', 'main.js');
 const describeBuilt = existsSync(MAIN) ? describe : describe.skip;

@@ -1,7 +1,7 @@
 import { JsonResponse } from './app-harness';
 
 /**
- * Asserts the binding's error envelope (§1): exactly `{ error: { code, message[, details] } }`,
+ * Asserts the error envelope of docs/api.md#errors: exactly `{ error: { code, message[, details] } }`,
  * a JSON body with the given status and code, and nothing that looks like a stack trace.
  */
 export function expectError(res: JsonResponse, status: number, code: string): void {

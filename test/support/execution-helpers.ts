@@ -1,10 +1,10 @@
 import { api, JsonResponse, startExecution, waitForExecution } from './app-harness';
 
-/** Shared by the §6–§9 suites: scripted executions, replays and exact error envelopes. */
+/** Shared by the actions, artifacts, cancellation and idempotency suites: scripted executions, replays and exact error envelopes. */
 
 export type Step = Record<string, unknown>;
 
-/** Starts a scripted execution and insists on the 201 of §4. */
+/** Starts a scripted execution and insists on the 201 of docs/api.md#executions. */
 export async function startScript(
   baseUrl: string,
   conversationId: string,
@@ -33,7 +33,7 @@ export async function waitForAction(baseUrl: string, id: string, pendingCount = 
   return execution;
 }
 
-/** The whole JSON replay of an execution's events (§5). */
+/** The whole JSON replay of an execution's events (docs/api.md#events). */
 export async function replay(baseUrl: string, id: string): Promise<any[]> {
   const res = await api(baseUrl, 'GET', `/v1/executions/${id}/events`);
   if (res.status !== 200) throw new Error(`replay failed: ${res.status} ${res.text}`);

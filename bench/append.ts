@@ -73,6 +73,7 @@ const streamName = (run: string, s: number) => `execution-${run}-${s}`;
 
 /** Counts db.transaction() calls: the adapter opens one per group commit, so events/commits shows the grouping. */
 let commits = 0;
+// eslint-disable-next-line @typescript-eslint/unbound-method -- wrapped below and called with the original `this`
 const originalTransaction = Database.prototype.transaction;
 Database.prototype.transaction = function (this: Database.Database, fn: (...args: never[]) => unknown) {
   commits++;

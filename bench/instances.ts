@@ -19,7 +19,7 @@ import { onExit } from './lib/cleanup';
 import { CpuWindow, ownCpuSeconds, processTreeCpuSeconds } from './lib/cpu';
 import { fixed, int, line, percentile } from './lib/format';
 import { ServerProcess } from './lib/server';
-import { PhaseResult, RunObservation, ScriptStep, runPhase, reportRuns } from './lib/streaming-runs';
+import { PhaseResult, ScriptStep, runPhase, reportRuns } from './lib/streaming-runs';
 
 const QUICK = process.argv.includes('--quick');
 const EXECUTIONS = QUICK ? 10 : 100;

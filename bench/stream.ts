@@ -20,7 +20,7 @@ import { newestProfile, summarizeProfile } from './lib/cpu-profile';
 import { fixed, int, line, percentile } from './lib/format';
 import { ServerProcess } from './lib/server';
 import { sqliteBaseline } from './lib/sqlite-baseline';
-import { PhaseResult, RunObservation, ScriptStep, runPhase, reportRuns } from './lib/streaming-runs';
+import { PhaseResult, ScriptStep, runPhase, reportRuns } from './lib/streaming-runs';
 
 const args = new Set(process.argv.slice(2));
 const QUICK = args.has('--quick');

@@ -36,7 +36,7 @@ function install(): void {
     process.exit(1);
   });
   process.on('unhandledRejection', (error) => {
-    process.stderr.write(`bench failed: ${(error as Error)?.stack ?? error}\n`);
+    process.stderr.write(`bench failed: ${(error as Error)?.stack ?? String(error)}\n`);
     runAll();
     process.exit(1);
   });

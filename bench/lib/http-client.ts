@@ -33,7 +33,7 @@ export class HttpClient {
             const text = Buffer.concat(chunks).toString('utf8');
             try {
               ok({ status: res.statusCode ?? 0, body: text ? JSON.parse(text) : undefined });
-            } catch (error) {
+            } catch {
               fail(new Error(`${method} ${path}: ${res.statusCode} with a non-JSON body: ${text.slice(0, 200)}`));
             }
           });

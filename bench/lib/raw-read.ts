@@ -14,7 +14,12 @@ export function rawReadAll(path: string, page: number, parse: boolean): { rows: 
     let rows = 0;
     for (;;) {
       const batch = select.all(after) as { position: number; data: string; metadata: string }[];
-      if (parse) for (const row of batch) (JSON.parse(row.data), JSON.parse(row.metadata));
+      if (parse) {
+        for (const row of batch) {
+          JSON.parse(row.data);
+          JSON.parse(row.metadata);
+        }
+      }
       rows += batch.length;
       if (batch.length < page) break;
       after = batch[batch.length - 1].position;

@@ -64,7 +64,12 @@ export function rawStreamRate(sqlitePath: string, streamId: string, repeats: num
     let rows = 0;
     for (let r = 0; r < repeats; r++) {
       const all = select.all(streamId) as { data: string; metadata: string }[];
-      if (parse) for (const row of all) (JSON.parse(row.data), JSON.parse(row.metadata));
+      if (parse) {
+        for (const row of all) {
+          JSON.parse(row.data);
+          JSON.parse(row.metadata);
+        }
+      }
       rows += all.length;
     }
     return rows / ((performance.now() - started) / 1000);

@@ -49,7 +49,7 @@ function readApiKeys(source: 'API_KEYS' | 'API_KEYS_FILE', pairs: string[], prob
       return;
     }
     if (!isTenantName(tenant)) {
-      problems.push(`${source} entry ${position} has a bad tenant "${tenant}" (${TENANT_NAME_RULE})`);
+      problems.push(`${source} entry ${position} has a bad tenant "${String(tenant)}" (${TENANT_NAME_RULE})`);
       return;
     }
     if (!KEY.test(key)) {

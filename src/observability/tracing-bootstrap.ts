@@ -10,6 +10,7 @@ const endpoint = process.env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT || process.env.O
 const disabled = (process.env.OTEL_SDK_DISABLED ?? '').trim().toLowerCase() === 'true';
 
 // A conditional require, not an import: an import would load the SDK whether or not it is wanted.
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- the conditional load described above
 const sdk: NodeSDK | null = endpoint && !disabled ? (require('./otel-sdk') as typeof import('./otel-sdk')).startTracing() : null;
 
 /** Sends the spans still batched, waiting at most `timeoutMs` for the collector. */

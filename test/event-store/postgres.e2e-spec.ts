@@ -59,8 +59,9 @@ if (!adminUrl) {
         const begin = jest.spyOn(Client.prototype, 'query');
         const streams = range(0, 40).map((k) => streamId(`group-${k}`));
         const appends: Promise<AppendResult>[] = streams.map((s, k) => store.append(s, [ev('test.grouped', { k })], 'no_stream'));
-        appends.splice(10, 0, store.append(existing, evs(1), 0));
-        appends.splice(20, 0, store.append(existing, evs(1), 'no_stream'));
+        // splice() returns the removed elements (none here); the inserted appends are awaited below.
+        void appends.splice(10, 0, store.append(existing, evs(1), 0));
+        void appends.splice(20, 0, store.append(existing, evs(1), 'no_stream'));
         const outcomes = await Promise.allSettled(appends);
 
         const transactions = begin.mock.calls.filter(([text]) => typeof text === 'string' && text.startsWith('BEGIN'));

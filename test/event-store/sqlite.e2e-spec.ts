@@ -64,10 +64,11 @@ describe('SqliteEventStore', () => {
       await store.append('existing', evs(2), 'no_stream');
       const transaction = jest.spyOn(Database.prototype, 'transaction');
       const appends: Promise<AppendResult>[] = range(0, 40).map((k) => store.append(`group-${k}`, [ev('test.grouped', { k })], 'no_stream'));
-      appends.splice(10, 0, store.append('existing', evs(1), 0));
-      appends.splice(20, 0, store.append('existing', evs(1), 'no_stream'));
+      // splice() returns the removed elements (none here); the inserted appends are awaited below.
+      void appends.splice(10, 0, store.append('existing', evs(1), 0));
+      void appends.splice(20, 0, store.append('existing', evs(1), 'no_stream'));
       // A payload JSON cannot encode fails its own append, not the transaction it would have joined.
-      appends.splice(30, 0, store.append('unencodable', [ev('test.bad', { n: BigInt(1) })], 'no_stream'));
+      void appends.splice(30, 0, store.append('unencodable', [ev('test.bad', { n: BigInt(1) })], 'no_stream'));
       const outcomes = await Promise.allSettled(appends);
 
       expect(transaction).toHaveBeenCalledTimes(1);

@@ -56,8 +56,10 @@ describeOnSqlite('store outages through HTTP (real SQLite failures)', () => {
     // disk; one that does not answers 503 with Retry-After. Reads keep working.
     await sleep(300);
     const during = await call('POST', '/v1/executions', { conversationId, provider: 'scripted', input: { text: 'during' } });
-    if (during.status === 201) ids.push(during.body.id), scripts.push([{ type: 'text', text: 'during' }]);
-    else {
+    if (during.status === 201) {
+      ids.push(during.body.id);
+      scripts.push([{ type: 'text', text: 'during' }]);
+    } else {
       expectError(during, 503, 'SERVICE_UNAVAILABLE');
       expect(during.headers.get('retry-after')).toBe('1');
     }

@@ -33,7 +33,7 @@ const STATIC_FILE_STATUSES = new Map([[412, ['VALIDATION_ERROR']], [416, ['VALID
 function envelopeProblem(res: RawResponse, path: string): string | null {
   const codes = CODES_BY_STATUS.get(res.status) ?? (path.startsWith('/docs/') ? STATIC_FILE_STATUSES.get(res.status) : undefined);
   if (!codes) return `status ${res.status} is no status of the binding`;
-  if (!String(res.headers['content-type'] ?? '').startsWith('application/json')) return `content-type ${res.headers['content-type']}`;
+  if (!String(res.headers['content-type'] ?? '').startsWith('application/json')) return `content-type ${String(res.headers['content-type'])}`;
   let body: any;
   try {
     body = JSON.parse(res.text);

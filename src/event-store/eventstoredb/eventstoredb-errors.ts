@@ -30,7 +30,7 @@ export function isUnavailable(error: unknown): boolean {
   }
   // A connection reset mid-call surfaces as INTERNAL ("Received RST_STREAM"), which the client
   // maps to UnknownError.
-  if (error instanceof UnknownError && error.code === GRPC_INTERNAL) return true;
+  if (error instanceof UnknownError && (error.code as number | undefined) === GRPC_INTERNAL) return true;
   // esdb+discover:// gives up on the gossip seeds with a plain Error carrying only this message.
   return error instanceof Error && /^Failed to discover after \d+ attempts/.test(error.message);
 }

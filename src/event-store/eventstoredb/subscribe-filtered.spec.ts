@@ -14,10 +14,12 @@ class FakeSubscription extends Transform {
   constructor(private readonly serverFilter: Filter) {
     super({ objectMode: true });
   }
-  override async _transform(sent: Sent, _: BufferEncoding, next: TransformCallback): Promise<void> {
+  // Not `async`: Transform ignores the returned promise, so a rejected checkpointReached would be
+  // an unhandled rejection. It goes to next() instead, which fails the stream.
+  override _transform(sent: Sent, _: BufferEncoding, next: TransformCallback): void {
     if ('checkpoint' in sent) {
-      await this.serverFilter.checkpointReached?.(this as never, sent.checkpoint);
-      return next();
+      Promise.resolve(this.serverFilter.checkpointReached?.(this as never, sent.checkpoint)).then(() => next(), next);
+      return;
     }
     next(null, resolved(sent.streamId, sent.type, sent.at));
   }

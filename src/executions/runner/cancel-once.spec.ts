@@ -136,7 +136,7 @@ describe('cancel runs the provider cleanup once, over a real SQLite event store'
     const runner = new ExecutionRunner(store, providers, readModels.history, { storeRetryMs: 30_000, limits: DEFAULT_VOLUME_LIMITS });
     const handler = new CancelExecutionHandler(store, runner, new InstanceLiveness(store, { heartbeatIntervalMs: 1000, heartbeatLapseMs: 5000 }));
     const loaded = await queue();
-    await runner.launch(loaded);
+    runner.launch(loaded);
     await provider.emitted.promise;
 
     const first = handler.execute(new CancelExecutionCommand(TENANT, loaded.state.id, 'first'));

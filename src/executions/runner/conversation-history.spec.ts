@@ -5,7 +5,6 @@ import { join } from 'node:path';
 import { nowIso } from '../../common/clock';
 import { newId } from '../../common/ids';
 import { SqliteEventStore } from '../../event-store/sqlite/sqlite-event-store';
-import type Database from 'better-sqlite3';
 import { startReadModels } from '../../../test/support/read-models';
 import { CapabilityLevel, HistoryEntry, Provider, ProviderRun } from '../../providers/provider';
 import { ProviderRegistry } from '../../providers/provider-registry';
@@ -59,7 +58,7 @@ describe('conversation history (§3) handed to providers by the runner, over a r
     const events = decide({ type: 'queue', data }, null);
     const occurredAt = nowIso();
     const { nextRevision } = await store.append(executionStream(id), toNewEvents(id, events, { tenantId: 'default', occurredAt }), 'no_stream');
-    await runner.launch({ state: fold(events.map((e) => ({ ...e, sequence: 1, occurredAt })), id)!, tenantId: 'default', owner: null, revision: nextRevision });
+    runner.launch({ state: fold(events.map((e) => ({ ...e, sequence: 1, occurredAt })), id)!, tenantId: 'default', owner: null, revision: nextRevision });
     for (;;) {
       const loaded = (await loadExecution(store, id))!;
       if (loaded.state.status === 'completed') return loaded;

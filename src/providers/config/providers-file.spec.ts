@@ -51,7 +51,7 @@ describe('PROVIDERS_CONFIG', () => {
     });
     expect(claude).toMatchObject({ baseURL: 'https://api.anthropic.com', defaults: { maxTokens: 4096 } });
     expect(openai.apiKey!.reveal()).toBe('sk-one');
-    const printed = [JSON.stringify(providers), inspect(providers, { depth: 9 }), `${openai.apiKey}`].join('\n');
+    const printed = [JSON.stringify(providers), inspect(providers, { depth: 9 }), `${String(openai.apiKey)}`].join('\n');
     expect(printed).not.toContain('sk-one');
     expect(printed).not.toContain('sk-two');
   });

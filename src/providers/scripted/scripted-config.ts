@@ -61,7 +61,7 @@ async function stepProblem(step: unknown, where: string): Promise<string | null>
   const rules = typeof step.type === 'string' ? STEP_RULES[step.type] : undefined;
   if (!rules) return `${where}.type must be one of ${Object.keys(STEP_RULES).join(', ')}`;
   for (const key of Object.keys(step)) {
-    if (key !== 'type' && !(key in rules.checks)) return `${where}.${key} is not a known field of a ${step.type} step`;
+    if (key !== 'type' && !(key in rules.checks)) return `${where}.${key} is not a known field of a ${String(step.type)} step`;
   }
   for (const key of rules.required) {
     if (step[key] === undefined || step[key] === null) return `${where}.${key} is required`;

@@ -25,7 +25,9 @@ export function describeSubscribeContract(ctx: ContractContext): void {
       let writers: Promise<void[]> | undefined;
       const received = await collect((signal) => ctx.store.subscribeToStream(s, { signal }), total, {
         // Writers start in the same turn as the subscription, so they race its first backlog read.
-        onStarted: () => (writers = quiet(Promise.all([0, 1, 2].map((w) => trickle(ctx.store, s, 25, 1000 * (w + 1)))))),
+        onStarted: () => {
+          writers = quiet(Promise.all([0, 1, 2].map((w) => trickle(ctx.store, s, 25, 1000 * (w + 1)))));
+        },
       });
       await writers;
       expect(revisions(received)).toEqual(range(0, total));
@@ -197,7 +199,9 @@ export function describeSubscribeContract(ctx: ContractContext): void {
       let writers: Promise<void[]> | undefined;
       const received = await collect((signal) => ctx.store.subscribeToAll({ after: from, signal }), streams.length * perStream, {
         filter: (e) => ours.has(e.streamId),
-        onStarted: () => (writers = quiet(Promise.all(streams.map((s) => trickle(ctx.store, s, 15, 2))))),
+        onStarted: () => {
+          writers = quiet(Promise.all(streams.map((s) => trickle(ctx.store, s, 15, 2))));
+        },
       });
       await writers;
       expectStrictlyIncreasing(received.map((e) => e.position));

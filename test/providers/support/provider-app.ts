@@ -34,6 +34,7 @@ export function useProviderApp(instances: (origin: string) => unknown[]): Provid
   const restore: (() => void)[] = [];
   beforeAll(async () => {
     for (const stream of [process.stdout, process.stderr]) {
+      // eslint-disable-next-line @typescript-eslint/unbound-method -- put back on the same stream by restore
       const write = stream.write;
       stream.write = ((chunk: unknown) => ((captured += String(chunk)), true)) as typeof stream.write;
       restore.push(() => (stream.write = write));

@@ -154,12 +154,23 @@ function summary(values: number[]): { p50: number; p99: number; max: number; n: 
 }
 
 function compare(label: string, base: number, flood: number, unit = 'ms', digits = 1): void {
-  console.log(`  ${label.padEnd(40)} ${`${fixed(base, digits)} ${unit}`.padStart(12)} ${`${fixed(flood, digits)} ${unit}`.padStart(12)} ${`${fixed(flood / base, 2)}×`.padStart(9)}`);
+  console.log(
+    `  ${label.padEnd(40)} ${`${fixed(base, digits)} ${unit}`.padStart(12)} ${`${fixed(flood, digits)} ${unit}`.padStart(12)} ${`${fixed(flood / base, 2)}×`.padStart(9)}`,
+  );
 }
 
 /** Runs the flood in a worker; resolves with its end, printing its progress every second. */
 function runFlood(server: ServerProcess, onPosting: () => void): Promise<Extract<FloodMessage, { type: 'done' }> & { postMs: number[] }> {
-  const worker = startWorker({ role: 'flood', baseUrl: server.baseUrl, apiKey: KEYS.flood, executions: FLOOD_EXECUTIONS, deltas: FLOOD_DELTAS, mode: MODE, readers: READERS, maxSeconds: FLOOD_MAX_SECONDS });
+  const worker = startWorker({
+    role: 'flood',
+    baseUrl: server.baseUrl,
+    apiKey: KEYS.flood,
+    executions: FLOOD_EXECUTIONS,
+    deltas: FLOOD_DELTAS,
+    mode: MODE,
+    readers: READERS,
+    maxSeconds: FLOOD_MAX_SECONDS,
+  });
   const t0 = performance.now();
   let postMs: number[] = [];
   return new Promise((ok, fail) => {
@@ -170,7 +181,9 @@ function runFlood(server: ServerProcess, onPosting: () => void): Promise<Extract
       else if (message.type === 'started') postMs = message.postMs;
       else if (message.type === 'progress') {
         const total = FLOOD_EXECUTIONS * FLOOD_DELTAS;
-        process.stdout.write(`  [flood ${fixed((performance.now() - t0) / 1000).padStart(5)}s] ${READERS ? 'deltas received' : 'polling'} ${int(message.deltas)}/${int(total)}, runs ended ${message.ended}/${FLOOD_EXECUTIONS}\n`);
+        process.stdout.write(
+          `  [flood ${fixed((performance.now() - t0) / 1000).padStart(5)}s] ${READERS ? 'deltas received' : 'polling'} ${int(message.deltas)}/${int(total)}, runs ended ${message.ended}/${FLOOD_EXECUTIONS}\n`,
+        );
       } else if (message.type === 'done') {
         clearTimeout(timer);
         void worker.terminate();
@@ -182,7 +195,11 @@ function runFlood(server: ServerProcess, onPosting: () => void): Promise<Extract
 
 async function main(): Promise<void> {
   console.log(`Runledger abuse benchmark${QUICK ? ' (--quick)' : ''}: fairness between two tenants; node ${process.version}, ${cpus().length} CPUs`);
-  console.log(`Load average before start: ${loadavg().map((n) => n.toFixed(2)).join(' ')} (other work on this machine skews every figure)`);
+  console.log(
+    `Load average before start: ${loadavg()
+      .map((n) => n.toFixed(2))
+      .join(' ')} (other work on this machine skews every figure)`,
+  );
   const flood = `${FLOOD_EXECUTIONS} executions × ${int(FLOOD_DELTAS)} deltas, ${MODE === 'words' ? 'input.text of that many words (no script; MAX_INPUT_TEXT_BYTES=768 KiB)' : 'config.script of text steps (BODY_LIMIT_BYTES and MAX_CONFIG_BYTES 8 MiB)'}, ${READERS ? 'an SSE client on each' : 'no SSE clients'}`;
   console.log(`Flood tenant: ${flood}`);
   console.log(`Victim tenant: executions of ${VICTIM_STEPS} text steps, ${VICTIM_CONCURRENCY} at a time, POST /v1/executions → terminal event over SSE`);
@@ -233,23 +250,42 @@ async function main(): Promise<void> {
     compare('/health/live p99', bp.p99, fp.p99);
     compare('/health/live worst', bp.max, fp.max);
     const over = (ms: number[], limit: number) => ms.filter((x) => x > limit).length;
-    console.log(`  probes over 100 / 500 ms                 ${`${over(baseline.probe.ms, 100)} / ${over(baseline.probe.ms, 500)}`.padStart(12)} ${`${over(during.probe.ms, 100)} / ${over(during.probe.ms, 500)}`.padStart(12)}`);
+    console.log(
+      `  probes over 100 / 500 ms                 ${`${over(baseline.probe.ms, 100)} / ${over(baseline.probe.ms, 500)}`.padStart(12)} ${`${over(during.probe.ms, 100)} / ${over(during.probe.ms, 500)}`.padStart(12)}`,
+    );
     console.log(`  probe failures                           ${String(baseline.probe.failures).padStart(12)} ${String(during.probe.failures).padStart(12)}`);
     compare('server event-loop lag p99 (/metrics)', baseline.loopP99Ms, during.loopP99Ms);
     compare('server event-loop lag max (/metrics)', baseline.loopMaxMs, during.loopMaxMs);
     compare('group commits', baseline.commits, during.commits, '', 0);
     compare('events per group commit (mean)', baseline.eventsPerCommit, during.eventsPerCommit, '');
     compare('server CPU (% of one core)', baseline.serverCpuPercent, during.serverCpuPercent, '%', 0);
-    console.log(line('bench main-thread loop delay max', `${fixed(baseline.benchLoopMaxMs)} / ${fixed(during.benchLoopMaxMs)} ms (baseline / flood; the client's own share of the figures)`));
+    console.log(
+      line(
+        'bench main-thread loop delay max',
+        `${fixed(baseline.benchLoopMaxMs)} / ${fixed(during.benchLoopMaxMs)} ms (baseline / flood; the client's own share of the figures)`,
+      ),
+    );
 
     const seconds = (floodResult.endedAt - floodResult.startedAt) / 1000;
     const rate = floodResult.deltas / seconds;
     console.log(line('\n  flood throughput', `${int(rate)} deltas/s (${int(floodResult.deltas)} in ${fixed(seconds, 2)} s, first POST → last terminal event)`));
-    console.log(line('raw SQLite baseline', `${int(base.rowsPerSecond)} rows/s (better-sqlite3, 50 rows per transaction, FULL): ratio ${fixed(rate / base.rowsPerSecond, 2)}`));
+    console.log(
+      line(
+        'raw SQLite baseline',
+        `${int(base.rowsPerSecond)} rows/s (better-sqlite3, 50 rows per transaction, FULL): ratio ${fixed(rate / base.rowsPerSecond, 2)}`,
+      ),
+    );
     console.log(line('flood POST /v1/executions', `${floodResult.postMs.map((ms) => fixed(ms, 0)).join(', ')} ms`));
     const problems = [...baseline.victim.problems, ...during.victim.problems, ...floodResult.problems];
-    if (floodResult.lastSequences.some((s) => s !== FLOOD_DELTAS + 4)) problems.push(`flood last sequences ${floodResult.lastSequences.join(', ')}, expected ${FLOOD_DELTAS + 4}`);
-    if (problems.length === 0) console.log(line('checks', `OK: every victim run got its ${VICTIM_STEPS} deltas in order then run.completed; every flood run completed${READERS ? ' with every delta in order' : ''}`));
+    if (floodResult.lastSequences.some((s) => s !== FLOOD_DELTAS + 4))
+      problems.push(`flood last sequences ${floodResult.lastSequences.join(', ')}, expected ${FLOOD_DELTAS + 4}`);
+    if (problems.length === 0)
+      console.log(
+        line(
+          'checks',
+          `OK: every victim run got its ${VICTIM_STEPS} deltas in order then run.completed; every flood run completed${READERS ? ' with every delta in order' : ''}`,
+        ),
+      );
     else {
       ok = false;
       console.log(line('checks', `FAILED: ${problems.length} problems`));

@@ -201,9 +201,7 @@ async function main(): Promise<void> {
   runs.forEach((rs, k) => {
     const against = k === scenarios[k].against ? '' : `${fixed(ratio(k), 2)} ${label(scenarios[k].against).split(' ')[0]}`;
     const perCommit = rs[0].commits ? fixed(TOTAL / rs[0].commits, 0) : '-';
-    console.log(
-      `  ${label(k).padEnd(width)}  ${int(rates[k]).padStart(9)}  ${against.padEnd(11)}  ${fixed(rates[k] / rates[0], 2).padStart(7)}  ${perCommit}`,
-    );
+    console.log(`  ${label(k).padEnd(width)}  ${int(rates[k]).padStart(9)}  ${against.padEnd(11)}  ${fixed(rates[k] / rates[0], 2).padStart(7)}  ${perCommit}`);
   });
   const verdict = (k: number) => `${fixed(ratio(k), 2)} ${ratio(k) >= GOAL ? 'meets' : 'MISSES'} it`;
   console.log(`\n  goal: (b) and (c) ≥ ${GOAL} × the raw baseline of the same shape.  (b): ${verdict(2)}.  (c): ${verdict(3)}.`);

@@ -76,16 +76,25 @@ async function phase(adminUrl: string, postmaster: number, label: string, instan
   if (latency) {
     const all = Float64Array.from(result.latencies.ms).sort();
     console.log(line('deltas received', `${int(all.length)} = ${int(all.length / seconds)} deltas/s (target ${int(EXECUTIONS * LATENCY_RATE)}/s)`));
-    console.log(line('latency p50 / p99 / max (live)', `${fixed(percentile(live, 50), 0)} / ${fixed(percentile(live, 99), 0)} / ${fixed(live[live.length - 1], 0)} ms  (${int(live.length)} deltas emitted after their client attached)`));
+    console.log(
+      line(
+        'latency p50 / p99 / max (live)',
+        `${fixed(percentile(live, 50), 0)} / ${fixed(percentile(live, 99), 0)} / ${fixed(live[live.length - 1], 0)} ms  (${int(live.length)} deltas emitted after their client attached)`,
+      ),
+    );
     console.log(line('  all, incl. backlog', `${fixed(percentile(all, 50), 0)} / ${fixed(percentile(all, 99), 0)} / ${fixed(all[all.length - 1], 0)} ms`));
   } else {
     console.log(line('delta events stored/s', `${int(rate)} events/s  (${int(deltas)} / ${fixed(seconds, 2)} s)`));
   }
   const wall = usages[0].wallSeconds;
   const serverCpu = usages.reduce((sum, u) => sum + u.serverCpuSeconds, 0);
-  usages.forEach((u, k) => console.log(line(`instance ${k + 1} CPU`, `${fixed(u.serverCpuSeconds, 2)} s = ${fixed((u.serverCpuSeconds / wall) * 100)}% of one core`)));
+  usages.forEach((u, k) =>
+    console.log(line(`instance ${k + 1} CPU`, `${fixed(u.serverCpuSeconds, 2)} s = ${fixed((u.serverCpuSeconds / wall) * 100)}% of one core`)),
+  );
   // On 2 shared cores the instances, PostgreSQL and the clients compete: CPU per delta moves less than rates.
-  console.log(line('all instances', `${fixed(serverCpu, 2)} s = ${fixed((serverCpu / wall) * 100)}% of one core, ${fixed((serverCpu / deltas) * 1e6, 0)} µs per delta`));
+  console.log(
+    line('all instances', `${fixed(serverCpu, 2)} s = ${fixed((serverCpu / wall) * 100)}% of one core, ${fixed((serverCpu / deltas) * 1e6, 0)} µs per delta`),
+  );
   console.log(line('PostgreSQL CPU', `${fixed(pgCpu, 2)} s = ${fixed((pgCpu / wall) * 100)}% of one core, ${fixed((pgCpu / deltas) * 1e6, 0)} µs per delta`));
   console.log(line('bench-process CPU', `${fixed(usages[0].benchCpuSeconds, 2)} s = ${fixed((usages[0].benchCpuSeconds / wall) * 100)}% of one core`));
   const ok = reportRuns(result.runs, texts);
@@ -93,8 +102,14 @@ async function phase(adminUrl: string, postmaster: number, label: string, instan
 }
 
 async function main(): Promise<void> {
-  console.log(`Runledger instances benchmark${QUICK ? ' (--quick)' : ''}: ${EXECUTIONS} executions per phase on 1 and on ${INSTANCES} instances, node ${process.version}, ${cpus().length} CPUs`);
-  console.log(`Load average before start: ${loadavg().map((n) => n.toFixed(2)).join(' ')} (other work on this machine skews every figure)`);
+  console.log(
+    `Runledger instances benchmark${QUICK ? ' (--quick)' : ''}: ${EXECUTIONS} executions per phase on 1 and on ${INSTANCES} instances, node ${process.version}, ${cpus().length} CPUs`,
+  );
+  console.log(
+    `Load average before start: ${loadavg()
+      .map((n) => n.toFixed(2))
+      .join(' ')} (other work on this machine skews every figure)`,
+  );
   const cluster = await startCluster({ fsync: true });
   onExit(() => cluster.destroySync());
   // The postmaster's pid heads postmaster.pid; its backends are its children.
@@ -115,10 +130,14 @@ async function main(): Promise<void> {
   }
   await cluster.destroy();
 
-  const t1 = outcomes.throughput1, t3 = outcomes[`throughput${INSTANCES}`];
-  const l1 = outcomes.latency1, l3 = outcomes[`latency${INSTANCES}`];
+  const t1 = outcomes.throughput1,
+    t3 = outcomes[`throughput${INSTANCES}`];
+  const l1 = outcomes.latency1,
+    l3 = outcomes[`latency${INSTANCES}`];
   const row = (label: string, a: number, b: number, digits: number, unit: string) =>
-    console.log(`  ${label.padEnd(30)} ${`${fixed(a, digits)}${unit}`.padStart(12)} ${`${fixed(b, digits)}${unit}`.padStart(14)} ${fixed(b / a, 2).padStart(9)}`);
+    console.log(
+      `  ${label.padEnd(30)} ${`${fixed(a, digits)}${unit}`.padStart(12)} ${`${fixed(b, digits)}${unit}`.padStart(14)} ${fixed(b / a, 2).padStart(9)}`,
+    );
   console.log(`\nSummary (bench process used ${fixed(ownCpuSeconds() - bench0, 1)} s CPU in all)`);
   console.log(`  ${''.padEnd(30)} ${'(a) 1'.padStart(12)} ${`(b) ${INSTANCES}`.padStart(14)} ${'(b)/(a)'.padStart(9)}`);
   row('deltas stored/s', t1.rate, t3.rate, 0, '');

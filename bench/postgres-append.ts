@@ -128,7 +128,11 @@ async function port(label: string, perAppend: number): Promise<Result> {
   const url = await freshDatabase('port');
   const store: EventStore = await PostgresEventStore.connect(url);
   const seconds = await timed(perAppend, (w, revision, n) =>
-    store.append(streamName(w), Array.from({ length: n }, (_, j) => event(w, revision + j)), revision === 0 ? 'no_stream' : revision - 1),
+    store.append(
+      streamName(w),
+      Array.from({ length: n }, (_, j) => event(w, revision + j)),
+      revision === 0 ? 'no_stream' : revision - 1,
+    ),
   );
   await store.close();
   return { label, seconds, transactions: await transactionsIn(url) };
@@ -253,7 +257,9 @@ async function main(): Promise<void> {
     adminUrl = cluster.adminUrl;
   }
   console.log(`PostgreSQL append benchmark: ${int(TOTAL)} events per scenario, ${WRITERS} writers on their own streams, ~180-byte data,`);
-  console.log(`${URL_GIVEN ? `server ${URL_GIVEN}` : 'a throw-away PostgreSQL cluster with fsync on'}, raw pool ${RAW_POOL} connections, ${ROUNDS} rounds (median shown)`);
+  console.log(
+    `${URL_GIVEN ? `server ${URL_GIVEN}` : 'a throw-away PostgreSQL cluster with fsync on'}, raw pool ${RAW_POOL} connections, ${ROUNDS} rounds (median shown)`,
+  );
   const load = loadavg()[0];
   const busy = load > cpus().length * 0.5 ? '  — the machine is busy: figures will be low and noisy' : '';
   console.log(`load average ${fixed(load, 2)} on ${cpus().length} cores${busy}\n`);

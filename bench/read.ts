@@ -55,7 +55,11 @@ async function quiesce(client: HttpClient): Promise<void> {
 
 async function main(): Promise<void> {
   console.log(`Runledger read-side benchmark${QUICK ? ' (--quick)' : ''}: node ${process.version}, ${cpus().length} CPUs`);
-  console.log(`load average ${loadavg().map((n) => fixed(n, 2)).join(' ')} (other work on this machine skews every figure)`);
+  console.log(
+    `load average ${loadavg()
+      .map((n) => fixed(n, 2))
+      .join(' ')} (other work on this machine skews every figure)`,
+  );
   const server = await ServerProcess.start({ env: { LOG_LEVEL: 'error' }, cpuProfileDir: profileDir });
   const bare = await startBareFastify();
   const { client } = server;
@@ -90,17 +94,25 @@ async function main(): Promise<void> {
   await quiesce(client);
   const missing = Math.max(0, CONVERSATION_SIZE - created);
   let next = 0;
-  await Promise.all(Array.from({ length: CONNECTIONS }, async () => {
-    while (next++ < missing) await post(client, '/v1/executions', start(big));
-  }));
+  await Promise.all(
+    Array.from({ length: CONNECTIONS }, async () => {
+      while (next++ < missing) await post(client, '/v1/executions', start(big));
+    }),
+  );
   await quiesce(client);
   const held = (await client.json('GET', `/v1/executions?conversationId=${big}&limit=1`)).body.executions.length;
   if (held !== 1) throw new Error('the big conversation lists no execution');
   const fresh = await Promise.all(Array.from({ length: POST_SAMPLES }, async () => (await post(client, '/v1/conversations', {})).id as string));
-  const [inBig, inNew] = await alternate(POST_SAMPLES, () => post(client, '/v1/executions', start(big)), (i) => post(client, '/v1/executions', start(fresh[i])));
+  const [inBig, inNew] = await alternate(
+    POST_SAMPLES,
+    () => post(client, '/v1/executions', start(big)),
+    (i) => post(client, '/v1/executions', start(fresh[i])),
+  );
   const postRatio = percentile(inBig, 50) / percentile(inNew, 50);
   console.log(line('baseline: new conversation', ms(inNew)));
-  console.log(line(`holding ${int(created + missing)} executions`, `${ms(inBig)}: p50 ratio ${fixed(postRatio, 3)} (goal ≤ 1.2: ${verdict(postRatio <= 1.2)})`));
+  console.log(
+    line(`holding ${int(created + missing)} executions`, `${ms(inBig)}: p50 ratio ${fixed(postRatio, 3)} (goal ≤ 1.2: ${verdict(postRatio <= 1.2)})`),
+  );
   await quiesce(client);
 
   console.log(`\n3. Replay of a ${int(LONG_RUN)}-delta execution, ${REPLAY_REPEATS} times each way`);
@@ -137,8 +149,17 @@ async function main(): Promise<void> {
   console.log('\n3. (results; the baseline reads the file once the server has stopped)');
   console.log(line('baseline: raw read of the rows', `${int(raw)} events/s (better-sqlite3, one SELECT of the stream, no parsing)`));
   console.log(line('  raw read + JSON.parse', `${int(rawParsed)} events/s`));
-  for (const [label, rate] of [['one read (no limit)', replay.oneRead], ['1,000-event pages', replay.pages], ['SSE backlog', replay.sse]] as const) {
-    console.log(line(label, `${int(rate)} events/s: ratio ${fixed(rate / raw, 3)} (goal ≥ 0.3: ${verdict(rate / raw >= 0.3)}); vs raw + parse ${fixed(rate / rawParsed, 3)}`));
+  for (const [label, rate] of [
+    ['one read (no limit)', replay.oneRead],
+    ['1,000-event pages', replay.pages],
+    ['SSE backlog', replay.sse],
+  ] as const) {
+    console.log(
+      line(
+        label,
+        `${int(rate)} events/s: ratio ${fixed(rate / raw, 3)} (goal ≥ 0.3: ${verdict(rate / raw >= 0.3)}); vs raw + parse ${fixed(rate / rawParsed, 3)}`,
+      ),
+    );
   }
 }
 

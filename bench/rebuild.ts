@@ -66,7 +66,11 @@ async function rebuild(path: string, label: string, direct: boolean): Promise<{ 
     await profiled(profileDir, label, async () => {
       if (!direct) return void (await rebuildProjections(store, db, PROJECTIONS));
       const head = await store.headPosition();
-      await replayInto(store, db, PROJECTIONS.map((projection) => ({ projection, until: head })));
+      await replayInto(
+        store,
+        db,
+        PROJECTIONS.map((projection) => ({ projection, until: head })),
+      );
     });
     return { seconds: (performance.now() - started) / 1000, cpu: ownCpuSeconds() - cpu };
   } finally {
@@ -83,7 +87,11 @@ function timedCpu<T>(body: () => T): T & { cpu: number } {
 
 async function main(): Promise<void> {
   console.log(`Rebuild benchmark: ${int(EXECUTIONS)} executions × 100 events, node ${process.version}, ${cpus().length} CPUs`);
-  console.log(`load average ${loadavg().map((n) => fixed(n, 2)).join(' ')} (other work on this machine skews every figure); files under ${dir}\n`);
+  console.log(
+    `load average ${loadavg()
+      .map((n) => fixed(n, 2))
+      .join(' ')} (other work on this machine skews every figure); files under ${dir}\n`,
+  );
   const big = join(dir, 'big.db');
   const small = join(dir, 'small.db');
   const bigLog = await generate(big, EXECUTIONS);
@@ -100,11 +108,21 @@ async function main(): Promise<void> {
     const rate = bigLog.events / run.seconds;
     console.log(line(label, `${int(rate)} events/s (${fixed(run.seconds, 2)} s)  ratio ${fixed(rate / rawRate, 3)}`));
     // Wall-clock rates swing with whatever else runs here; per CPU-second they hardly move.
-    console.log(line('  per CPU-second', `${int(bigLog.events / run.cpu)} events vs ${int(rawCpuRate)} for the raw read: ratio ${fixed(bigLog.events / run.cpu / rawCpuRate, 3)}`));
+    console.log(
+      line(
+        '  per CPU-second',
+        `${int(bigLog.events / run.cpu)} events vs ${int(rawCpuRate)} for the raw read: ratio ${fixed(bigLog.events / run.cpu / rawCpuRate, 3)}`,
+      ),
+    );
     return rate;
   };
   const rate = report('rebuild (the projector)', await rebuild(big, 'rebuild', false));
-  console.log(line('', `goal ≥ ${int(RATE_GOAL)} events/s: ${rate >= RATE_GOAL ? 'met' : 'NOT met'};  goal ratio ≥ ${RATIO_GOAL}: ${rate / rawRate >= RATIO_GOAL ? 'met' : 'NOT met'}`));
+  console.log(
+    line(
+      '',
+      `goal ≥ ${int(RATE_GOAL)} events/s: ${rate >= RATE_GOAL ? 'met' : 'NOT met'};  goal ratio ≥ ${RATIO_GOAL}: ${rate / rawRate >= RATIO_GOAL ? 'met' : 'NOT met'}`,
+    ),
+  );
   report('direct replay (as verify does)', await rebuild(big, 'replay', true));
   if (profileDir) {
     for (const file of readdirSync(profileDir).sort()) for (const text of summarizeProfile(join(profileDir, file), 25)) console.log(`  ${text}`);

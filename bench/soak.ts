@@ -29,7 +29,11 @@ const rssMiB = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc
 
 async function main(): Promise<void> {
   console.log(`Soak: ${STREAMS} idle SSE streams + ${RATE} starts/s in one conversation for ${MINUTES} min; node ${process.version}, ${cpus().length} CPUs`);
-  console.log(`load average ${loadavg().map((n) => fixed(n, 2)).join(' ')} (other work on this machine skews every figure)`);
+  console.log(
+    `load average ${loadavg()
+      .map((n) => fixed(n, 2))
+      .join(' ')} (other work on this machine skews every figure)`,
+  );
   const server = await ServerProcess.start({ env: { SSE_MAX_STREAMS_PER_TENANT: String(STREAMS + 100) } });
   const { client } = server;
   const errors: string[] = [];
@@ -42,12 +46,24 @@ async function main(): Promise<void> {
   const idle = (await client.json('POST', '/v1/conversations', { title: 'idle' })).body.id;
   let open = 0;
   for (let i = 0; i < STREAMS; i++) {
-    const res = await client.json('POST', '/v1/executions', { conversationId: idle, provider: 'scripted', input: { text: 'wait' }, config: { script: [{ type: 'action', kind: 'approval', prompt: 'never answered' }] } });
+    const res = await client.json('POST', '/v1/executions', {
+      conversationId: idle,
+      provider: 'scripted',
+      input: { text: 'wait' },
+      config: { script: [{ type: 'action', kind: 'approval', prompt: 'never answered' }] },
+    });
     if (res.status !== 201) throw new Error(`idle run: ${res.status} ${JSON.stringify(res.body)}`);
-    client.sse(`/v1/executions/${res.body.id}/events`, () => {}, () => (open += 1)).then(
-      () => ending || error(`SSE stream ${res.body.id} ended early`),
-      (e: Error) => ending || error(`SSE stream ${res.body.id}: ${e.message}`),
-    ).finally(() => (open -= 1));
+    client
+      .sse(
+        `/v1/executions/${res.body.id}/events`,
+        () => {},
+        () => (open += 1),
+      )
+      .then(
+        () => ending || error(`SSE stream ${res.body.id} ended early`),
+        (e: Error) => ending || error(`SSE stream ${res.body.id}: ${e.message}`),
+      )
+      .finally(() => (open -= 1));
   }
   while (open < STREAMS) await new Promise((r) => setTimeout(r, 50));
   console.log(`  ${open} idle SSE streams open; RSS ${fixed(rssMiB(server.pid), 0)} MiB\n`);
@@ -63,7 +79,10 @@ async function main(): Promise<void> {
     let timer: NodeJS.Timeout | undefined;
     try {
       const timeout = new Promise<never>((_, fail) => (timer = setTimeout(() => fail(new Error('timed out')), REQUEST_TIMEOUT_MS)));
-      const res = await Promise.race([client.json('POST', '/v1/executions', { conversationId, provider: 'scripted', input: { text: `soak run ${n}` } }), timeout]);
+      const res = await Promise.race([
+        client.json('POST', '/v1/executions', { conversationId, provider: 'scripted', input: { text: `soak run ${n}` } }),
+        timeout,
+      ]);
       if (res.status === 201) started += 1;
       else error(`POST /v1/executions: ${res.status} ${JSON.stringify(res.body).slice(0, 200)}`);
     } catch (e) {
@@ -117,7 +136,9 @@ async function main(): Promise<void> {
   const growth = (to - from) / from;
   const last = samples[samples.length - 1];
   const span = (xs: typeof samples) => `${fixed(xs[0].at / 60_000, 1)}–${fixed(xs[xs.length - 1].at / 60_000, 1)} min`;
-  console.log(`\n  starts: ${int(started)} of ${int(sent)} sent (${fixed(started / ((last.at) / 1000), 1)}/s); projections at the end: ${JSON.stringify(runtime.projections)}`);
+  console.log(
+    `\n  starts: ${int(started)} of ${int(sent)} sent (${fixed(started / (last.at / 1000), 1)}/s); projections at the end: ${JSON.stringify(runtime.projections)}`,
+  );
   console.log(`  errors: ${errors.length} (goal 0: ${errors.length === 0 ? 'met' : 'NOT met'})`);
   for (const text of [...new Set(errors)].slice(0, 10)) console.log(`    ${text}`);
   console.log(

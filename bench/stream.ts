@@ -54,7 +54,12 @@ async function withServer<T>(label: string, body: (server: ServerProcess) => Pro
 }
 
 function cpuLines(cpu: ReturnType<CpuWindow['stop']>, deltas: number): void {
-  console.log(line('server CPU', `${fixed(cpu.serverCpuSeconds, 2)} s over ${fixed(cpu.wallSeconds, 2)} s = ${fixed((cpu.serverCpuSeconds / cpu.wallSeconds) * 100)}% of one core`));
+  console.log(
+    line(
+      'server CPU',
+      `${fixed(cpu.serverCpuSeconds, 2)} s over ${fixed(cpu.wallSeconds, 2)} s = ${fixed((cpu.serverCpuSeconds / cpu.wallSeconds) * 100)}% of one core`,
+    ),
+  );
   // CPU per delta moves far less than wall-clock rates when other work shares the machine.
   console.log(line('server CPU per delta', `${fixed((cpu.serverCpuSeconds / deltas) * 1e6, 0)} µs (whole pipeline: HTTP, runner, store, SSE)`));
   console.log(line('bench-process CPU', `${fixed(cpu.benchCpuSeconds, 2)} s = ${fixed((cpu.benchCpuSeconds / cpu.wallSeconds) * 100)}% of one core`));
@@ -63,7 +68,11 @@ function cpuLines(cpu: ReturnType<CpuWindow['stop']>, deltas: number): void {
 async function main(): Promise<void> {
   let ok = true;
   console.log(`Runledger stream benchmark${QUICK ? ' (--quick)' : ''}: ${EXECUTIONS} executions per phase, node ${process.version}, ${cpus().length} CPUs`);
-  console.log(`Load average before start: ${loadavg().map((n) => n.toFixed(2)).join(' ')} (other work on this machine skews every figure)`);
+  console.log(
+    `Load average before start: ${loadavg()
+      .map((n) => n.toFixed(2))
+      .join(' ')} (other work on this machine skews every figure)`,
+  );
   if (process.env.BENCH_SERVER_MAIN) console.log(`Server build: ${process.env.BENCH_SERVER_MAIN} (BENCH_SERVER_MAIN)`);
   console.log('Server: node dist/main.js as a child process, fresh SQLite file per phase (WAL, synchronous=FULL), LOG_LEVEL=warn');
 
@@ -98,7 +107,9 @@ async function main(): Promise<void> {
   // 3. Latency
   const texts = LATENCY_SECONDS * LATENCY_RATE;
   const gap = 1000 / LATENCY_RATE;
-  console.log(`\n3. Latency: ${EXECUTIONS} executions × ${LATENCY_RATE} deltas/s for ${LATENCY_SECONDS} s (${texts} text steps, each followed by a ${gap} ms delay), one SSE client each`);
+  console.log(
+    `\n3. Latency: ${EXECUTIONS} executions × ${LATENCY_RATE} deltas/s for ${LATENCY_SECONDS} s (${texts} text steps, each followed by a ${gap} ms delay), one SSE client each`,
+  );
   const latencyScript: ScriptStep[] = [];
   for (let i = 0; i < texts; i++) latencyScript.push({ type: 'text', text: latencyText(i) }, { type: 'delay', ms: gap });
   await withServer('latency', async (server) => {
@@ -116,14 +127,21 @@ async function main(): Promise<void> {
     const seconds = (result.endedAt - result.startedAt) / 1000;
     const summary = (sorted: Float64Array) =>
       `${fixed(percentile(sorted, 50), 0)} / ${fixed(percentile(sorted, 99), 0)} / ${fixed(sorted[sorted.length - 1], 0)} ms`;
-    console.log('  Latency is measured from each delta event\'s occurredAt — stamped with the server\'s clock by the runner');
+    console.log("  Latency is measured from each delta event's occurredAt — stamped with the server's clock by the runner");
     console.log('  at the moment the provider emits the delta (ms precision, truncated) — to its receipt by the SSE client');
-    console.log('  in this process (Date.now() when its chunk arrived), same machine clock; so it covers the runner\'s queue,');
+    console.log("  in this process (Date.now() when its chunk arrived), same machine clock; so it covers the runner's queue,");
     console.log('  group commit + fsync + wake-up + store read + SSE write + loopback delivery (±1 ms).');
-    console.log(line('deltas received', `${int(all.length)} over ${fixed(seconds, 2)} s = ${int(all.length / seconds)} deltas/s (target ${int(EXECUTIONS * LATENCY_RATE)}/s)`));
+    console.log(
+      line(
+        'deltas received',
+        `${int(all.length)} over ${fixed(seconds, 2)} s = ${int(all.length / seconds)} deltas/s (target ${int(EXECUTIONS * LATENCY_RATE)}/s)`,
+      ),
+    );
     console.log(line('latency p50 / p99 / max (live)', `${summary(liveOnly)}  (goal p99 ≤ ${P99_GOAL_MS} ms: ${p99 <= P99_GOAL_MS ? 'met' : 'NOT met'})`));
     console.log(line('', `live = the ${int(liveOnly.length)} deltas emitted after their SSE client attached`));
-    console.log(line('  all deltas, incl. backlog', `${summary(all)}  (${int(all.length - liveOnly.length)} of them were emitted before their client attached)`));
+    console.log(
+      line('  all deltas, incl. backlog', `${summary(all)}  (${int(all.length - liveOnly.length)} of them were emitted before their client attached)`),
+    );
     cpuLines(usage, EXECUTIONS * texts);
     ok = reportRuns(result.runs, texts) && ok;
   });

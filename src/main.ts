@@ -39,7 +39,9 @@ async function main(): Promise<void> {
       // An orchestrator kills the process after its grace period (often 10 s); a shutdown that
       // hangs must not be the reason, and a second signal still stops the process at once.
       setTimeout(() => {
-        logger.error(`shutdown took over ${SHUTDOWN_DEADLINE_MS} ms; exiting anyway`);
+        // What still holds the process (sockets, timers, handles) points at the step that hung.
+        const holding = process.getActiveResourcesInfo().join(', ');
+        logger.error(`shutdown took over ${SHUTDOWN_DEADLINE_MS} ms; exiting anyway (still active: ${holding})`);
         process.exit(1);
       }, SHUTDOWN_DEADLINE_MS).unref();
       app.close().then(

@@ -115,7 +115,11 @@ async function flood(data: FloodData): Promise<void> {
   );
   parentPort!.postMessage({ type: 'started', at: epochMs(), postMs } satisfies FloodMessage);
   const ticker = setInterval(() => {
-    parentPort!.postMessage({ type: 'progress', deltas: runs.reduce((n, r) => n + r.deltas, 0), ended: runs.filter((r) => r.terminal).length } satisfies FloodMessage);
+    parentPort!.postMessage({
+      type: 'progress',
+      deltas: runs.reduce((n, r) => n + r.deltas, 0),
+      ended: runs.filter((r) => r.terminal).length,
+    } satisfies FloodMessage);
   }, 1000);
   const endedAt: number[] = [];
   try {
@@ -160,7 +164,9 @@ if (!isMainThread && parentPort) {
   const data = workerData as ProbeData | FloodData;
   const body = data.role === 'probe' ? probe(data) : flood(data);
   // Thrown outside the promise, the failure ends the worker with an 'error' event the bench sees.
-  body.catch((error) => setImmediate(() => {
-    throw error;
-  }));
+  body.catch((error) =>
+    setImmediate(() => {
+      throw error;
+    }),
+  );
 }

@@ -17,7 +17,9 @@ const ROOT = resolve(__dirname, '..', '..');
 
 /** The newest .cpuprofile in `dir`. */
 export function newestProfile(dir: string): string | null {
-  const files = readdirSync(dir).filter((f) => f.endsWith('.cpuprofile')).sort();
+  const files = readdirSync(dir)
+    .filter((f) => f.endsWith('.cpuprofile'))
+    .sort();
   return files.length ? join(dir, files[files.length - 1]) : null;
 }
 
@@ -36,7 +38,10 @@ export function summarizeProfile(file: string, top = 25): string[] {
     total += delta;
   });
   const busy = total - (selfMicros.get('(idle)') ?? 0);
-  const rows = [...selfMicros.entries()].filter(([k]) => k !== '(idle)').sort((a, b) => b[1] - a[1]).slice(0, top);
+  const rows = [...selfMicros.entries()]
+    .filter(([k]) => k !== '(idle)')
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, top);
   return [
     `profile ${file}: ${(total / 1e6).toFixed(1)} s sampled, ${(busy / 1e6).toFixed(1)} s busy`,
     ...rows.map(([key, us]) => `  ${((us / busy) * 100).toFixed(1).padStart(5)}%  ${(us / 1e3).toFixed(0).padStart(6)} ms  ${key}`),

@@ -20,7 +20,10 @@ export async function postLoad(url: string, body: unknown, options: { connection
     connections: options.connections,
     duration: options.seconds,
   });
-  const wrong = Object.entries(result.statusCodeStats ?? {}).reduce((n, [code, s]) => (Number(code) === options.expect ? n : n + (s as { count: number }).count), 0);
+  const wrong = Object.entries(result.statusCodeStats ?? {}).reduce(
+    (n, [code, s]) => (Number(code) === options.expect ? n : n + (s as { count: number }).count),
+    0,
+  );
   return {
     requests: result.requests.total,
     seconds: result.duration,

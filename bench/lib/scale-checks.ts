@@ -84,7 +84,9 @@ export async function measureScale(options: { big: Log; small: Log; rounds: numb
     for (const size of order) runs.append[size].push(await append(options[size], options.scratch, round));
     for (const size of order) runs.replay[size].push(await replay(options[size]));
     const last = (kind: 'append' | 'replay', size: 'small' | 'big') => int(runs[kind][size].at(-1)!.rate);
-    console.log(`  round ${round}: append ${last('append', 'small')} vs ${last('append', 'big')} events/s; replay ${last('replay', 'small')} vs ${last('replay', 'big')} events/s (small vs big)`);
+    console.log(
+      `  round ${round}: append ${last('append', 'small')} vs ${last('append', 'big')} events/s; replay ${last('replay', 'small')} vs ${last('replay', 'big')} events/s (small vs big)`,
+    );
   }
   const verdict = (ratio: number) => `${fixed(ratio, 3)} (${ratio >= 1 - GOAL ? 'within' : 'NOT within'} 15 %)`;
   for (const kind of ['append', 'replay'] as const) {

@@ -79,9 +79,7 @@ export class ServerProcess {
       mkdirSync(options.cpuProfileDir, { recursive: true });
       nodeArgs.push('--cpu-prof', `--cpu-prof-dir=${options.cpuProfileDir}`);
     }
-    const postgres = options.databaseUrl
-      ? { EVENT_STORE: 'postgres', DATABASE_URL: options.databaseUrl, READ_MODEL_PATH: join(dir, 'read-models.db') }
-      : {};
+    const postgres = options.databaseUrl ? { EVENT_STORE: 'postgres', DATABASE_URL: options.databaseUrl, READ_MODEL_PATH: join(dir, 'read-models.db') } : {};
     const child = spawn(process.execPath, [...nodeArgs, MAIN], {
       cwd: ROOT,
       env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', SQLITE_PATH: join(dir, 'runledger.db'), LOG_LEVEL: 'warn', ...postgres, ...options.env },

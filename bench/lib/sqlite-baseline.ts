@@ -42,9 +42,7 @@ export function sqliteBaseline(options: { rows: number; streams: number; perTran
       ]);
     }
     const rowBytes = rows[0].reduce<number>((n, v) => n + String(v).length, 0);
-    const insert = db.prepare(
-      'INSERT INTO events (stream_id, revision, type, data, metadata, occurred_at) VALUES (?, ?, ?, ?, ?, ?)',
-    );
+    const insert = db.prepare('INSERT INTO events (stream_id, revision, type, data, metadata, occurred_at) VALUES (?, ?, ?, ?, ?, ?)');
     const commit = db.transaction((batch: typeof rows) => {
       for (const row of batch) insert.run(...row);
     });

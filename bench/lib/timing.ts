@@ -31,7 +31,15 @@ export async function alternate(count: number, a: (i: number) => Promise<unknown
   const msA: number[] = [];
   const msB: number[] = [];
   for (let i = 0; i < count; i++) {
-    for (const [fn, into] of i % 2 === 0 ? ([[a, msA], [b, msB]] as const) : ([[b, msB], [a, msA]] as const)) {
+    for (const [fn, into] of i % 2 === 0
+      ? ([
+          [a, msA],
+          [b, msB],
+        ] as const)
+      : ([
+          [b, msB],
+          [a, msA],
+        ] as const)) {
       const started = performance.now();
       await fn(i);
       into.push(performance.now() - started);

@@ -34,7 +34,8 @@ describe('auth configuration', () => {
 
   it('names every bad API_KEYS entry by position without echoing a key', () => {
     const problems = problemsOf({
-      API_KEYS: 'acme:s3cret-0123456789abcd,nocolon-s3cret,:s3cret2-0123456789abcd,acme:,bad tenant:s3cret3-0123456789abcd,acme:two words,globex:s3cret-0123456789abcd,globex:short-s3cret',
+      API_KEYS:
+        'acme:s3cret-0123456789abcd,nocolon-s3cret,:s3cret2-0123456789abcd,acme:,bad tenant:s3cret3-0123456789abcd,acme:two words,globex:s3cret-0123456789abcd,globex:short-s3cret',
     });
     expect(problems).toEqual([
       'API_KEYS entry 2 must be tenant:key',

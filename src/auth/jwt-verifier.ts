@@ -1,13 +1,5 @@
 import { Logger } from '@nestjs/common';
-import {
-  createLocalJWKSet,
-  createRemoteJWKSet,
-  errors,
-  JWTVerifyGetKey,
-  jwtVerify,
-  type JWSHeaderParameters,
-  type FlattenedJWSInput,
-} from 'jose';
+import { createLocalJWKSet, createRemoteJWKSet, errors, JWTVerifyGetKey, jwtVerify, type JWSHeaderParameters, type FlattenedJWSInput } from 'jose';
 import { OidcConfig } from './auth-config';
 import { TENANT_NAME_RULE, isTenantName } from './tenant-name';
 
@@ -25,8 +17,7 @@ const CLOCK_TOLERANCE_S = 5;
 export const KEYS_RETRY_AFTER_S = 5;
 
 /** Failures of key lookup that are a verdict on the token, not on the key server. */
-const isVerdict = (error: unknown) =>
-  error instanceof errors.JWKSNoMatchingKey || error instanceof errors.JWKSMultipleMatchingKeys;
+const isVerdict = (error: unknown) => error instanceof errors.JWKSNoMatchingKey || error instanceof errors.JWKSMultipleMatchingKeys;
 
 export interface JwtVerifierOptions {
   /** How long fetched keys count as fresh before they are fetched again (jose's default, 10 min). */

@@ -33,7 +33,12 @@ export async function verifyProjections(
   const versionOf = live.prepare('SELECT version FROM projection_versions WHERE projection = ?').pluck();
   const targets = projections.map((projection) => ({ projection, until: catalog.checkpoint(projection.name) }));
   const end = Math.max(0, ...targets.map((t) => t.until));
-  await replayInto(store, scratch.db, targets.map((t) => ({ ...t, until: Math.min(t.until, head) })), (position) => onProgress(position, end));
+  await replayInto(
+    store,
+    scratch.db,
+    targets.map((t) => ({ ...t, until: Math.min(t.until, head) })),
+    (position) => onProgress(position, end),
+  );
   scratch.db.close();
   live.prepare(`ATTACH DATABASE ? AS ${REBUILT}`).run(scratch.path);
   try {
@@ -49,7 +54,9 @@ export async function verifyProjections(
       for (const rebuilt of rebuiltHashes) {
         const current = liveHashes.find((h) => h.table === rebuilt.table);
         if (!current || current.hash === rebuilt.hash) continue;
-        drift.push(`table ${rebuilt.table}: ${current.rows} live rows, ${rebuilt.rows} rebuilt; hash ${current.hash.slice(0, 12)} ≠ ${rebuilt.hash.slice(0, 12)}`);
+        drift.push(
+          `table ${rebuilt.table}: ${current.rows} live rows, ${rebuilt.rows} rebuilt; hash ${current.hash.slice(0, 12)} ≠ ${rebuilt.hash.slice(0, 12)}`,
+        );
         drift.push(...describeTableDrift(live, rebuilt.table, REBUILT).map((line) => `  ${line}`));
       }
       const rows = rebuiltHashes.reduce((n, h) => n + h.rows, 0);

@@ -35,8 +35,7 @@ export class ApiError extends Error {
   }
 }
 
-export const validationError = (message: string, details?: Record<string, unknown>) =>
-  new ApiError('VALIDATION_ERROR', message, details);
+export const validationError = (message: string, details?: Record<string, unknown>) => new ApiError('VALIDATION_ERROR', message, details);
 
 export function errorEnvelope(error: ApiError): { error: { code: string; message: string; details?: Record<string, unknown> } } {
   return {

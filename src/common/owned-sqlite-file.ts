@@ -8,11 +8,7 @@ import { dirname, resolve } from 'node:path';
  * OS drops it when the process dies, so a crash never leaves a stale lock. A file another
  * process holds fails with `lockedError(file)`.
  */
-export function openOwnedSqliteFile(
-  path: string,
-  synchronous: 'FULL' | 'NORMAL',
-  lockedError: (file: string) => Error,
-): Database.Database {
+export function openOwnedSqliteFile(path: string, synchronous: 'FULL' | 'NORMAL', lockedError: (file: string) => Error): Database.Database {
   const file = resolve(path);
   mkdirSync(dirname(file), { recursive: true });
   const db = new Database(file, { timeout: 1000 });

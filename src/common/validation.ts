@@ -10,8 +10,7 @@ export function CodePointLength(min: number, max: number, options?: ValidationOp
       name: 'codePointLength',
       constraints: [min, max],
       validator: {
-        validate: (value: unknown) =>
-          typeof value === 'string' && codePointLength(value) >= min && codePointLength(value) <= max,
+        validate: (value: unknown) => typeof value === 'string' && codePointLength(value) >= min && codePointLength(value) <= max,
         defaultMessage: (args) =>
           typeof args?.value === 'string' && args.value.length === 0
             ? `${args.property} must not be empty`

@@ -28,8 +28,9 @@ describe('configuration', () => {
 
   it('needs a connection string for EventStoreDB', () => {
     expect(() => loadConfig({ EVENT_STORE: 'eventstoredb' })).toThrow(/EVENTSTOREDB_CONNECTION_STRING is required/);
-    expect(loadConfig({ EVENT_STORE: 'eventstoredb', EVENTSTOREDB_CONNECTION_STRING: 'esdb://localhost:2113?tls=false' }))
-      .toMatchObject({ eventStore: 'eventstoredb' });
+    expect(loadConfig({ EVENT_STORE: 'eventstoredb', EVENTSTOREDB_CONNECTION_STRING: 'esdb://localhost:2113?tls=false' })).toMatchObject({
+      eventStore: 'eventstoredb',
+    });
   });
 
   it('needs a postgres:// DATABASE_URL for PostgreSQL', () => {
@@ -58,7 +59,11 @@ describe('limits, CORS (issue 8)', () => {
   it('reports every bad limit or origin in one ConfigError', () => {
     let error: unknown;
     try {
-      loadConfig({ RATE_LIMIT_PER_MINUTE: '0', SSE_MAX_STREAMS_PER_TENANT: 'many', CORS_ORIGINS: 'https://ok.example,https://app.example.com/,ftp://x.example,,nope' });
+      loadConfig({
+        RATE_LIMIT_PER_MINUTE: '0',
+        SSE_MAX_STREAMS_PER_TENANT: 'many',
+        CORS_ORIGINS: 'https://ok.example,https://app.example.com/,ftp://x.example,,nope',
+      });
     } catch (e) {
       error = e;
     }
@@ -78,18 +83,22 @@ describe('limits, CORS (issue 8)', () => {
     expect(loadConfig({})).toMatchObject({ allowUnauthenticated: false, authFailuresPerMinute: 20, trustProxy: false, scriptedProvider: 'enabled' });
   });
 
-  it('reads TRUST_PROXY as Fastify\'s trustProxy: true, a hop count, or addresses and CIDRs', () => {
+  it("reads TRUST_PROXY as Fastify's trustProxy: true, a hop count, or addresses and CIDRs", () => {
     expect(loadConfig({ TRUST_PROXY: 'true' }).trustProxy).toBe(true);
     expect(loadConfig({ TRUST_PROXY: 'false' }).trustProxy).toBe(false);
     expect(loadConfig({ TRUST_PROXY: '2' }).trustProxy).toBe(2);
     expect(loadConfig({ TRUST_PROXY: '10.0.0.0/8, 192.168.1.5,::1' }).trustProxy).toEqual(['10.0.0.0/8', '192.168.1.5', '::1']);
     for (const bad of ['0', 'yes', '10.0.0.0/33', '10.0.0.1,,']) {
-      expect(() => loadConfig({ TRUST_PROXY: bad })).toThrow(`TRUST_PROXY must be true, false, a hop count from 1 to 100, or addresses/CIDRs separated by commas (got "${bad}")`);
+      expect(() => loadConfig({ TRUST_PROXY: bad })).toThrow(
+        `TRUST_PROXY must be true, false, a hop count from 1 to 100, or addresses/CIDRs separated by commas (got "${bad}")`,
+      );
     }
   });
 
   it('refuses a non-loopback HOST without authentication unless ALLOW_UNAUTHENTICATED=true', () => {
-    expect(() => loadConfig({ HOST: '0.0.0.0' })).toThrow(/HOST=0\.0\.0\.0 is reachable from other machines but authentication is off: .*ALLOW_UNAUTHENTICATED=true/);
+    expect(() => loadConfig({ HOST: '0.0.0.0' })).toThrow(
+      /HOST=0\.0\.0\.0 is reachable from other machines but authentication is off: .*ALLOW_UNAUTHENTICATED=true/,
+    );
     expect(loadConfig({ HOST: '0.0.0.0', ALLOW_UNAUTHENTICATED: 'true' }).host).toBe('0.0.0.0');
     expect(loadConfig({ HOST: '0.0.0.0', API_KEYS: 'acme:0123456789abcdefghij' }).host).toBe('0.0.0.0');
     for (const host of ['127.0.0.1', '127.0.1.1', '::1', 'localhost']) expect(loadConfig({ HOST: host }).host).toBe(host);

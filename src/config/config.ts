@@ -110,7 +110,9 @@ function corsOrigins(env: Env, problems: string[]): string[] | null {
       // reported below
     }
     if (!parsed || !['http:', 'https:'].includes(parsed.protocol) || parsed.origin !== origin) {
-      problems.push(`CORS_ORIGINS entry "${origin}" must be * or an origin such as https://app.example.com (http or https, host, optional port, no path or trailing slash)`);
+      problems.push(
+        `CORS_ORIGINS entry "${origin}" must be * or an origin such as https://app.example.com (http or https, host, optional port, no path or trailing slash)`,
+      );
     }
   }
   return origins;
@@ -175,7 +177,7 @@ export function loadConfig(env: Env = process.env): Config {
     );
   }
   if (config.heartbeatLapseMs < 3 * config.heartbeatIntervalMs) {
-    problems.push('HEARTBEAT_LAPSE_MS must be at least 3 × HEARTBEAT_INTERVAL_MS, so one late heartbeat never ends a live instance\'s runs');
+    problems.push("HEARTBEAT_LAPSE_MS must be at least 3 × HEARTBEAT_INTERVAL_MS, so one late heartbeat never ends a live instance's runs");
   }
   if (env.INSTANCE_ID !== undefined && !/^[A-Za-z0-9._-]{1,128}$/.test(env.INSTANCE_ID)) {
     problems.push('INSTANCE_ID must be 1 to 128 letters, digits, ".", "_" or "-"');

@@ -10,7 +10,10 @@ loopback.addSubnet('::ffff:127.0.0.0', 104, 'ipv6');
  * 127.0.0.0/8 or ::1. Any other name or address may be reachable from a network.
  */
 export function isLoopbackHost(host: string): boolean {
-  const bare = host.trim().replace(/^\[(.*)\]$/, '$1').toLowerCase();
+  const bare = host
+    .trim()
+    .replace(/^\[(.*)\]$/, '$1')
+    .toLowerCase();
   if (bare === 'localhost') return true;
   const family = isIP(bare);
   return family !== 0 && loopback.check(bare, family === 4 ? 'ipv4' : 'ipv6');

@@ -93,9 +93,7 @@ export interface FilteredSubscribeOptions extends SubscribeOptions {
  * projection that ignores most of the log can still move its checkpoint. A checkpoint never
  * overtakes an event it covers: the consumer can store it once it has applied what came before.
  */
-export type AllSubscriptionItem =
-  | { kind: 'event'; event: StoredEvent }
-  | { kind: 'checkpoint'; position: number };
+export type AllSubscriptionItem = { kind: 'event'; event: StoredEvent } | { kind: 'checkpoint'; position: number };
 
 export interface EventStore {
   readonly kind: 'sqlite' | 'eventstoredb' | 'postgres';

@@ -82,11 +82,7 @@ export const ownerAfter = (owner: string | null, event: StoredEvent): string | n
   event.type === 'run.queued' || event.type === 'run.started' ? (event.metadata.instanceId ?? null) : owner;
 
 /** Folds the stream (or only what follows `from`). Null when the execution does not exist. */
-export async function loadExecution(
-  store: EventStore,
-  executionId: string,
-  from?: LoadedExecution,
-): Promise<LoadedExecution | null> {
+export async function loadExecution(store: EventStore, executionId: string, from?: LoadedExecution): Promise<LoadedExecution | null> {
   const events = await store.readStream(executionStream(executionId), { after: from?.revision });
   if (from) return foldStored(from, events);
   if (events.length === 0) return null;

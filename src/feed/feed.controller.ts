@@ -20,12 +20,7 @@ export class FeedController {
   @Get()
   @FeedDocs()
   @AllowQuery('after', 'limit')
-  async feed(
-    @Tenant() tenantId: string,
-    @Query() query: Record<string, unknown>,
-    @Req() request: FastifyRequest,
-    @Res() reply: FastifyReply,
-  ): Promise<void> {
+  async feed(@Tenant() tenantId: string, @Query() query: Record<string, unknown>, @Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
     const limit = integerParam(query.limit, 'limit', 1, 1000) ?? 1000;
     const lastEventId = request.headers['last-event-id'];
     if (!wantsEventStream(request.headers.accept)) {

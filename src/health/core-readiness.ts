@@ -41,9 +41,7 @@ export class CoreReadiness implements OnModuleInit {
     });
     this.checks.add('storeWrites', async () => {
       if (!this.storeHealth.writable) await this.writeProbe.tryWrite();
-      return this.storeHealth.writable
-        ? { ready: true }
-        : { ready: false, message: 'the event store refuses writes', since: this.storeHealth.problem?.since };
+      return this.storeHealth.writable ? { ready: true } : { ready: false, message: 'the event store refuses writes', since: this.storeHealth.problem?.since };
     });
     this.checks.add('shutdown', () =>
       this.shutdown.stopping ? { ready: false, message: 'the process is shutting down', since: this.shutdown.since } : { ready: true },

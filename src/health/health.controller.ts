@@ -36,7 +36,13 @@ export class HealthController {
   @ReadyDocs()
   async ready(): Promise<HealthCheckResult> {
     try {
-      const result = await this.health.check(this.checks.entries().map(([name, check]) => () => this.run(name, check)));
+      const result = await this.health.check(
+        this.checks.entries().map(
+          ([name, check]) =>
+            () =>
+              this.run(name, check),
+        ),
+      );
       this.changed(true, result);
       return result;
     } catch (error) {

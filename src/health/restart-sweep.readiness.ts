@@ -16,9 +16,7 @@ export class RestartSweepReadiness implements OnModuleInit {
 
   onModuleInit(): void {
     this.checks.add('restartSweep', () =>
-      this.sweep.pending
-        ? { ready: false, message: 'executions left in flight by an earlier process are not ended yet' }
-        : { ready: true },
+      this.sweep.pending ? { ready: false, message: 'executions left in flight by an earlier process are not ended yet' } : { ready: true },
     );
   }
 }

@@ -23,7 +23,12 @@ function fromFastify(error: { code?: string; statusCode?: number; message?: stri
   // nothing serves is an unknown route, the others keep their status, in the envelope.
   if (error.statusCode === 403 || error.statusCode === 404) return new ApiError('NOT_FOUND', 'no such resource');
   if (error.expose === true && error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
-    return new ApiError('VALIDATION_ERROR', error.statusCode === 400 ? 'the request path is not valid' : (error.message ?? 'request refused'), undefined, error.statusCode);
+    return new ApiError(
+      'VALIDATION_ERROR',
+      error.statusCode === 400 ? 'the request path is not valid' : (error.message ?? 'request refused'),
+      undefined,
+      error.statusCode,
+    );
   }
   return null;
 }
@@ -43,8 +48,7 @@ function fromHttpException(exception: HttpException, request: FastifyRequest): A
  * or REQUEST_TIMEOUT_MS cut it off). Nobody is left to answer and nothing is wrong with the server:
  * it is not an error of ours, and one per hostile socket must not flood the log at error level.
  */
-const clientLeft = (exception: unknown, request: FastifyRequest) =>
-  (exception as { code?: unknown } | null)?.code === 'ECONNRESET' && request.raw.destroyed;
+const clientLeft = (exception: unknown, request: FastifyRequest) => (exception as { code?: unknown } | null)?.code === 'ECONNRESET' && request.raw.destroyed;
 
 /** The one place errors become the error envelope of docs/api.md#errors; never a stack trace on the wire. */
 @Catch()
@@ -58,9 +62,7 @@ export class ApiExceptionFilter implements ExceptionFilter {
       exception instanceof ApiError
         ? exception
         : (applicationErrorToApi(exception) ??
-          (exception instanceof HttpException
-          ? fromHttpException(exception, request)
-          : fromFastify(exception as { code?: string; expose?: boolean })));
+          (exception instanceof HttpException ? fromHttpException(exception, request) : fromFastify(exception as { code?: string; expose?: boolean })));
     if (reply.sent || reply.raw.headersSent) return;
     if (clientLeft(exception, request)) {
       // The request's own closing line (request-log.ts) says it too, at debug.

@@ -13,9 +13,7 @@ export const drainBounds = (bodyLimitBytes: number): DrainBounds => ({
 });
 
 const bodyStillArriving = (req: IncomingMessage) =>
-  !req.complete &&
-  !req.destroyed &&
-  (req.headers['transfer-encoding'] !== undefined || (req.headers['content-length'] ?? '0') !== '0');
+  !req.complete && !req.destroyed && (req.headers['transfer-encoding'] !== undefined || (req.headers['content-length'] ?? '0') !== '0');
 
 /**
  * Reads and discards what is left of a request body the server has already answered (401, 413,

@@ -49,10 +49,7 @@ function track(request: FastifyRequest, reply: FastifyReply, done: () => void): 
     if (!log.isLevelEnabled(level)) return;
     const ms = Math.round(performance.now() - started);
     const line = `${request.method} ${redactedUrl(request.raw.url ?? '')} ${status} ${ms} ms`;
-    log[level](
-      { req: request.raw, res: reply.raw, responseTime: ms },
-      reply.raw.writableFinished ? line : `${line} (closed before the response ended)`,
-    );
+    log[level]({ req: request.raw, res: reply.raw, responseTime: ms }, reply.raw.writableFinished ? line : `${line} (closed before the response ended)`);
   });
   const executionId = executionIdInRoute(request);
   enterRequestContext(request.raw, () => {

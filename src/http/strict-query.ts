@@ -30,9 +30,7 @@ export function integerParam(value: unknown, name: string, min: number, max = Nu
   if (value === undefined) return undefined;
   if (typeof value !== 'string' || !/^\d+$/.test(value) || Number(value) < min || Number(value) > max) {
     throw validationError(
-      max === Number.MAX_SAFE_INTEGER
-        ? `${name} must be an integer of at least ${min}`
-        : `${name} must be an integer from ${min} to ${max}`,
+      max === Number.MAX_SAFE_INTEGER ? `${name} must be an integer of at least ${min}` : `${name} must be an integer from ${min} to ${max}`,
     );
   }
   return Number(value);

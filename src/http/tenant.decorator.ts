@@ -12,6 +12,5 @@ declare module 'fastify' {
 
 /** The tenant the request acts for. */
 export const Tenant = createParamDecorator(
-  (_: unknown, context: ExecutionContext): string =>
-    context.switchToHttp().getRequest<FastifyRequest>().tenantId ?? DEFAULT_TENANT,
+  (_: unknown, context: ExecutionContext): string => context.switchToHttp().getRequest<FastifyRequest>().tenantId ?? DEFAULT_TENANT,
 );

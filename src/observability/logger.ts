@@ -24,8 +24,7 @@ const REDACTED = [
   'token',
 ];
 
-const fromEnv = (raw: string | undefined): LogLevel =>
-  (['silent', 'error', 'warn', 'info', 'debug'] as const).find((level) => level === raw) ?? 'info';
+const fromEnv = (raw: string | undefined): LogLevel => (['silent', 'error', 'warn', 'info', 'debug'] as const).find((level) => level === raw) ?? 'info';
 
 let root: Pino | undefined;
 

@@ -12,7 +12,11 @@ interface ErrorCase {
 
 /** Every error answer the API gives; routes name the ones that apply to them. */
 export const ERROR_CASES = {
-  VALIDATION_ERROR: { status: 400, code: 'VALIDATION_ERROR', when: 'the body, path or query fails validation (unknown, empty or repeated query parameters too), or the JSON is malformed' },
+  VALIDATION_ERROR: {
+    status: 400,
+    code: 'VALIDATION_ERROR',
+    when: 'the body, path or query fails validation (unknown, empty or repeated query parameters too), or the JSON is malformed',
+  },
   UNAUTHENTICATED: { status: 401, code: 'UNAUTHENTICATED', when: 'auth is on and the bearer token is missing or not valid' },
   NOT_FOUND: { status: 404, code: 'NOT_FOUND', when: "the conversation or execution does not exist (or is another tenant's)" },
   PROVIDER_NOT_FOUND: { status: 404, code: 'PROVIDER_NOT_FOUND', when: 'no provider has this id' },
@@ -23,10 +27,22 @@ export const ERROR_CASES = {
   REQUEST_TIMEOUT: { status: 408, code: 'VALIDATION_ERROR', when: 'the headers and body did not arrive within REQUEST_TIMEOUT_MS; the connection is closed' },
   PAYLOAD_TOO_LARGE: { status: 413, code: 'PAYLOAD_TOO_LARGE', when: 'the body is over BODY_LIMIT_BYTES (or an action answer over MAX_EVENT_BYTES)' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, code: 'VALIDATION_ERROR', when: 'a non-empty body is not application/json' },
-  CAPABILITY_UNSUPPORTED: { status: 422, code: 'CAPABILITY_UNSUPPORTED', when: 'a required capability is unsupported or absent; `details.capabilities` lists each with its level' },
-  RATE_LIMITED: { status: 429, code: 'RATE_LIMITED', when: "the tenant exceeded RATE_LIMIT_PER_MINUTE, SSE_MAX_STREAMS_PER_TENANT or (on a start) MAX_RUNNING_PER_TENANT, or the client address failed authentication more than AUTH_FAILURES_PER_MINUTE times" },
+  CAPABILITY_UNSUPPORTED: {
+    status: 422,
+    code: 'CAPABILITY_UNSUPPORTED',
+    when: 'a required capability is unsupported or absent; `details.capabilities` lists each with its level',
+  },
+  RATE_LIMITED: {
+    status: 429,
+    code: 'RATE_LIMITED',
+    when: 'the tenant exceeded RATE_LIMIT_PER_MINUTE, SSE_MAX_STREAMS_PER_TENANT or (on a start) MAX_RUNNING_PER_TENANT, or the client address failed authentication more than AUTH_FAILURES_PER_MINUTE times',
+  },
   PROVIDER_ERROR: { status: 502, code: 'PROVIDER_ERROR', when: 'the provider failed synchronously inside the request' },
-  STORE_UNAVAILABLE: { status: 503, code: 'SERVICE_UNAVAILABLE', when: 'the event store cannot take writes (or a read model cannot be read) right now; nothing was appended' },
+  STORE_UNAVAILABLE: {
+    status: 503,
+    code: 'SERVICE_UNAVAILABLE',
+    when: 'the event store cannot take writes (or a read model cannot be read) right now; nothing was appended',
+  },
   KEYS_UNAVAILABLE: { status: 503, code: 'SERVICE_UNAVAILABLE', when: "OIDC is on and the issuer's signing keys cannot be fetched" },
   NOT_READY: { status: 503, code: 'SERVICE_UNAVAILABLE', when: 'a readiness check failed; `details.failed` names them' },
   INTERNAL_ERROR: { status: 500, code: 'INTERNAL_ERROR', when: 'a bug; the message says nothing of internals' },
@@ -59,9 +75,7 @@ export function ApiErrors(...names: ErrorCaseName[]): MethodDecorator & ClassDec
         content: {
           'application/json': {
             schema: { $ref: getSchemaPath(ErrorEnvelope) },
-            examples: Object.fromEntries(
-              cases.map(([name, c]) => [name, { summary: c.when, value: { error: { code: c.code, message: c.when } } }]),
-            ),
+            examples: Object.fromEntries(cases.map(([name, c]) => [name, { summary: c.when, value: { error: { code: c.code, message: c.when } } }])),
           },
         },
       }),

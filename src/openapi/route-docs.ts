@@ -24,9 +24,5 @@ export interface RouteDocsOptions {
 /** The operation, its tag and every error it can answer, so each route needs one decorator. */
 export function RouteDocs(options: RouteDocsOptions): MethodDecorator {
   const errors = [...EVERY_ROUTE, ...(options.body ? WITH_BODY : []), ...(options.errors ?? [])];
-  return applyDecorators(
-    ApiTags(options.tag),
-    ApiOperation({ summary: options.summary, description: options.description }),
-    ApiErrors(...errors),
-  );
+  return applyDecorators(ApiTags(options.tag), ApiOperation({ summary: options.summary, description: options.description }), ApiErrors(...errors));
 }

@@ -12,9 +12,7 @@ export class ExecutionItemsReadModel {
       `SELECT id, execution_id, kind, prompt, input_schema, tool, status, response, created_at, resolved_at
        FROM actions WHERE execution_id = ? ORDER BY sequence`,
     );
-    this.artifacts = db.prepare<[string], { descriptor: string }>(
-      'SELECT descriptor FROM artifacts WHERE execution_id = ? ORDER BY sequence',
-    );
+    this.artifacts = db.prepare<[string], { descriptor: string }>('SELECT descriptor FROM artifacts WHERE execution_id = ? ORDER BY sequence');
   }
 
   actionsOf(executionId: string): ActionView[] {

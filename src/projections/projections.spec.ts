@@ -34,7 +34,9 @@ function history(): StoredEvent[] {
     event(ex, 3, 'action.required', { actionId: 'a1', kind: 'approval', prompt: 'ok?', inputSchema: null, tool: null }),
     event(ex, 4, 'action.required', { actionId: 'a2', kind: 'input', prompt: 'v?', inputSchema: { type: 'string' }, tool: null }),
     event(ex, 5, 'action.responded', { actionId: 'a1', response: { decision: 'approve' } }),
-    event(ex, 6, 'artifact.created', { artifact: { id: 'f1', executionId: 'x1', name: 'r', mediaType: 'text/plain', createdAt: 'now', uri: null, metadata: {} } }),
+    event(ex, 6, 'artifact.created', {
+      artifact: { id: 'f1', executionId: 'x1', name: 'r', mediaType: 'text/plain', createdAt: 'now', uri: null, metadata: {} },
+    }),
     event(ex, 7, 'output.text.delta', { delta: 'llo' }),
     event(ex, 8, 'output.text.done', { text: 'hello' }),
     event(ex, 9, 'run.completed', { usage: { inputTokens: 1, outputTokens: 2 } }),
@@ -78,7 +80,10 @@ describe('projections', () => {
     expect(JSON.parse(row.usage)).toEqual({ inputTokens: 1, outputTokens: 2 });
     expect(JSON.parse(row.state).artifactCount).toBe(1);
     const actions = db.prepare('SELECT id, status FROM actions ORDER BY sequence').all();
-    expect(actions).toEqual([{ id: 'a1', status: 'resolved' }, { id: 'a2', status: 'cancelled' }]);
+    expect(actions).toEqual([
+      { id: 'a1', status: 'resolved' },
+      { id: 'a2', status: 'cancelled' },
+    ]);
   });
 
   it('a batch of deltas alone moves only the progress row, forward only, and reads take their last sequence from it', () => {

@@ -107,11 +107,7 @@ export class Projector {
     if (this.flushTimer) setImmediate(() => this.runScheduledFlush());
     const late = new Promise<never>((_, reject) => {
       timer = setTimeout(
-        () =>
-          reject(
-            this.failing ??
-              new StoreUnavailableError(`the read models are ${position - this.applied} positions behind the event log`),
-          ),
+        () => reject(this.failing ?? new StoreUnavailableError(`the read models are ${position - this.applied} positions behind the event log`)),
         timeoutMs,
       );
     });

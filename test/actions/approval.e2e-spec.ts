@@ -1,16 +1,5 @@
 import { api, useApp } from '../support/app-harness';
-import {
-  countOf,
-  expectError,
-  ISO,
-  listActions,
-  replay,
-  respond,
-  startScript,
-  typesOf,
-  waitForAction,
-  waitForStatus,
-} from '../support/execution-helpers';
+import { countOf, expectError, ISO, listActions, replay, respond, startScript, typesOf, waitForAction, waitForStatus } from '../support/execution-helpers';
 
 const approval = (prompt = 'Deploy to production?') => ({ type: 'action', kind: 'approval', prompt });
 
@@ -54,7 +43,16 @@ describe('§6 approval actions', () => {
     });
     // Key order of the Action resource as the binding writes it.
     expect(Object.keys(res.body.actions[0])).toEqual([
-      'id', 'executionId', 'kind', 'prompt', 'inputSchema', 'tool', 'status', 'response', 'createdAt', 'resolvedAt',
+      'id',
+      'executionId',
+      'kind',
+      'prompt',
+      'inputSchema',
+      'tool',
+      'status',
+      'response',
+      'createdAt',
+      'resolvedAt',
     ]);
   });
 
@@ -81,8 +79,13 @@ describe('§6 approval actions', () => {
     expect(done).toMatchObject({ status: 'completed', outputText: 'deployed', pendingActionIds: [], error: null });
     const events = await replay(app.baseUrl, started.id);
     expect(typesOf(events)).toEqual([
-      'run.queued', 'run.started', 'action.required', 'action.responded',
-      'output.text.delta', 'output.text.done', 'run.completed',
+      'run.queued',
+      'run.started',
+      'action.required',
+      'action.responded',
+      'output.text.delta',
+      'output.text.done',
+      'run.completed',
     ]);
     expect(events[3].data).toEqual({ actionId, response: { decision: 'approve' } });
     expect(events[3].occurredAt).toBe(res.body.resolvedAt);
@@ -175,8 +178,16 @@ describe('§6 approval actions', () => {
     const done = await waitForStatus(app.baseUrl, started.id, 'completed');
     expect(done).toMatchObject({ outputText: 'one two', pendingActionIds: [] });
     expect(typesOf(await replay(app.baseUrl, started.id))).toEqual([
-      'run.queued', 'run.started', 'action.required', 'action.responded', 'output.text.delta',
-      'action.required', 'action.responded', 'output.text.delta', 'output.text.done', 'run.completed',
+      'run.queued',
+      'run.started',
+      'action.required',
+      'action.responded',
+      'output.text.delta',
+      'action.required',
+      'action.responded',
+      'output.text.delta',
+      'output.text.done',
+      'run.completed',
     ]);
   });
 });

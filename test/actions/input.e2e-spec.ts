@@ -1,14 +1,5 @@
 import { startExecution, useApp } from '../support/app-harness';
-import {
-  countOf,
-  expectError,
-  listActions,
-  replay,
-  respond,
-  startScript,
-  waitForAction,
-  waitForStatus,
-} from '../support/execution-helpers';
+import { countOf, expectError, listActions, replay, respond, startScript, waitForAction, waitForStatus } from '../support/execution-helpers';
 
 const SCHEMA = {
   type: 'object',

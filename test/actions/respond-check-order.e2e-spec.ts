@@ -1,16 +1,5 @@
 import { api, useApp } from '../support/app-harness';
-import {
-  cancel,
-  countOf,
-  expectError,
-  ISO,
-  listActions,
-  replay,
-  respond,
-  startScript,
-  waitForAction,
-  waitForStatus,
-} from '../support/execution-helpers';
+import { cancel, countOf, expectError, ISO, listActions, replay, respond, startScript, waitForAction, waitForStatus } from '../support/execution-helpers';
 
 /**
  * The order of checks in docs/api.md#actions: unknown execution 404 NOT_FOUND → unknown action 404 ACTION_NOT_FOUND →

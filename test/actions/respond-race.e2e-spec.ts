@@ -1,15 +1,5 @@
 import { api, JsonResponse, useApp } from '../support/app-harness';
-import {
-  cancel,
-  countOf,
-  expectError,
-  listActions,
-  replay,
-  respond,
-  startScript,
-  waitForAction,
-  waitForExecutionEnd,
-} from '../support/execution-helpers';
+import { cancel, countOf, expectError, listActions, replay, respond, startScript, waitForAction, waitForExecutionEnd } from '../support/execution-helpers';
 
 const TERMINAL = ['run.completed', 'run.failed', 'run.cancelled'];
 

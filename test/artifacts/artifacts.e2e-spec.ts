@@ -23,14 +23,25 @@ describe('§7 artifacts from the scripted provider', () => {
 
     const events = await replay(app.baseUrl, started.id);
     expect(typesOf(events)).toEqual([
-      'run.queued', 'run.started', 'artifact.created', 'output.text.delta', 'artifact.created', 'artifact.created',
-      'output.text.done', 'run.completed',
+      'run.queued',
+      'run.started',
+      'artifact.created',
+      'output.text.delta',
+      'artifact.created',
+      'artifact.created',
+      'output.text.done',
+      'run.completed',
     ]);
     const created = events.filter((e) => e.type === 'artifact.created').map((e) => e.data.artifact);
     expect(created).toEqual([
       {
-        id: expect.any(String), executionId: started.id, name: 'report.pdf', mediaType: 'application/pdf',
-        createdAt: ISO, uri: 'https://files.example/report.pdf', metadata: { pages: 3 },
+        id: expect.any(String),
+        executionId: started.id,
+        name: 'report.pdf',
+        mediaType: 'application/pdf',
+        createdAt: ISO,
+        uri: 'https://files.example/report.pdf',
+        metadata: { pages: 3 },
       },
       { id: expect.any(String), executionId: started.id, name: 'notes.txt', mediaType: 'text/plain; charset=utf-8', createdAt: ISO, uri: null, metadata: {} },
       { id: expect.any(String), executionId: started.id, name: 'data.json', mediaType: 'application/vnd.api+json', createdAt: ISO, uri: null, metadata: {} },

@@ -76,7 +76,11 @@ describe('API keys (§12)', () => {
     it('before query and body validation, and before lookups', async () => {
       expectError(await api(app.baseUrl, 'GET', '/v1/runtime?x=1'), 401, 'UNAUTHENTICATED');
       expectError(await api(app.baseUrl, 'POST', '/v1/executions', { nope: true }), 401, 'UNAUTHENTICATED');
-      expectError(await api(app.baseUrl, 'GET', '/v1/executions/x/events', undefined, { 'last-event-id': 'bad', accept: 'text/event-stream' }), 401, 'UNAUTHENTICATED');
+      expectError(
+        await api(app.baseUrl, 'GET', '/v1/executions/x/events', undefined, { 'last-event-id': 'bad', accept: 'text/event-stream' }),
+        401,
+        'UNAUTHENTICATED',
+      );
     });
 
     it('before a malformed percent-encoding in the path, which Fastify rejects before any hook', async () => {

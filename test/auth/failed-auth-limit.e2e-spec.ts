@@ -65,7 +65,14 @@ describe('with OIDC', () => {
     issuer.keys = [await signingKey('rsa-1')];
     await issuer.start();
     app = await startApp({
-      env: { OIDC_ISSUER: ISSUER, OIDC_AUDIENCE: AUDIENCE, OIDC_JWKS_URL: issuer.jwksUrl, API_KEYS: `acme:${KEY}`, AUTH_FAILURES_PER_MINUTE: '2', TRUST_PROXY: 'true' },
+      env: {
+        OIDC_ISSUER: ISSUER,
+        OIDC_AUDIENCE: AUDIENCE,
+        OIDC_JWKS_URL: issuer.jwksUrl,
+        API_KEYS: `acme:${KEY}`,
+        AUTH_FAILURES_PER_MINUTE: '2',
+        TRUST_PROXY: 'true',
+      },
     });
   });
   afterAll(async () => {

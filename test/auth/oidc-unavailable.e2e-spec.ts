@@ -73,10 +73,7 @@ describe('JwtVerifier key cache', () => {
   afterAll(() => issuer.stop());
 
   it('keeps verifying with keys it fetched before while the key server is down, and only those', async () => {
-    const verifier = new JwtVerifier(
-      { issuer: ISSUER, audience: AUDIENCE, jwksUrl: issuer.jwksUrl, tenantClaim: 'tenant' },
-      { cacheMaxAgeMs: 1 },
-    );
+    const verifier = new JwtVerifier({ issuer: ISSUER, audience: AUDIENCE, jwksUrl: issuer.jwksUrl, tenantClaim: 'tenant' }, { cacheMaxAgeMs: 1 });
     const token = await issuer.sign({ tenant: 'acme' });
     await expect(verifier.tenantOf(token)).resolves.toBe('acme');
     issuer.mode = 503;

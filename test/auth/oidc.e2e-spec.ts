@@ -54,23 +54,44 @@ describe('OIDC bearer tokens (§12)', () => {
     const other = signingKey('rsa-1', 'RS256');
     const cases: [string, () => Promise<string>][] = [
       ['alg: none', async () => new UnsecuredJWT({ tenant: 'acme' }).setIssuer(ISSUER).setAudience(AUDIENCE).setExpirationTime('1h').encode()],
-      ['HS256 (a shared secret)', async () =>
-        new SignJWT({ tenant: 'acme' }).setProtectedHeader({ alg: 'HS256', kid: 'rsa-1' }).setIssuer(ISSUER).setAudience(AUDIENCE)
-          .setExpirationTime('1h').sign(new TextEncoder().encode('a-shared-secret-of-at-least-32-bytes!'))],
-      ['expired', () => issuer.sign({ tenant: 'acme' }, undefined, (jwt) => jwt.setIssuedAt(Date.now() / 1000 - 7200).setExpirationTime(Math.floor(Date.now() / 1000) - 60))],
+      [
+        'HS256 (a shared secret)',
+        async () =>
+          new SignJWT({ tenant: 'acme' })
+            .setProtectedHeader({ alg: 'HS256', kid: 'rsa-1' })
+            .setIssuer(ISSUER)
+            .setAudience(AUDIENCE)
+            .setExpirationTime('1h')
+            .sign(new TextEncoder().encode('a-shared-secret-of-at-least-32-bytes!')),
+      ],
+      [
+        'expired',
+        () =>
+          issuer.sign({ tenant: 'acme' }, undefined, (jwt) => jwt.setIssuedAt(Date.now() / 1000 - 7200).setExpirationTime(Math.floor(Date.now() / 1000) - 60)),
+      ],
       ['not yet valid', () => issuer.sign({ tenant: 'acme' }, undefined, (jwt) => jwt.setNotBefore(hour()))],
       ['wrong audience', () => issuer.sign({ tenant: 'acme' }, undefined, (jwt) => jwt.setAudience('someone-else'))],
       ['wrong issuer', () => issuer.sign({ tenant: 'acme' }, undefined, (jwt) => jwt.setIssuer('https://evil.test'))],
-      ['no expiry', async () => {
-        const key = issuer.keys[0];
-        return new SignJWT({ tenant: 'acme' }).setProtectedHeader({ alg: 'RS256', kid: key.kid }).setIssuer(ISSUER).setAudience(AUDIENCE).sign(key.privateKey);
-      }],
+      [
+        'no expiry',
+        async () => {
+          const key = issuer.keys[0];
+          return new SignJWT({ tenant: 'acme' })
+            .setProtectedHeader({ alg: 'RS256', kid: key.kid })
+            .setIssuer(ISSUER)
+            .setAudience(AUDIENCE)
+            .sign(key.privateKey);
+        },
+      ],
       ['bad signature (another key with the same kid)', async () => issuer.sign({ tenant: 'acme' }, await other)],
-      ['tampered payload', async () => {
-        const [header, , signature] = (await issuer.sign({ tenant: 'globex' })).split('.');
-        const payload = base64url.encode(JSON.stringify({ tenant: 'acme', iss: ISSUER, aud: AUDIENCE, exp: hour() }));
-        return `${header}.${payload}.${signature}`;
-      }],
+      [
+        'tampered payload',
+        async () => {
+          const [header, , signature] = (await issuer.sign({ tenant: 'globex' })).split('.');
+          const payload = base64url.encode(JSON.stringify({ tenant: 'acme', iss: ISSUER, aud: AUDIENCE, exp: hour() }));
+          return `${header}.${payload}.${signature}`;
+        },
+      ],
       ['unknown kid', async () => issuer.sign({ tenant: 'acme' }, { ...(await other), kid: 'nobody' })],
       ['missing tenant claim', () => issuer.sign({ sub: 'user-1' })],
       ['numeric tenant claim', () => issuer.sign({ tenant: 42 })],

@@ -74,13 +74,24 @@ describe('tenant isolation (§12)', () => {
     const owner = readSse(app.baseUrl, `/v1/executions/${executionId}/events`, ACME);
     for (const headers of [{}, { 'last-event-id': '1' }] as Record<string, string>[]) {
       const stream = { accept: 'text/event-stream', ...headers };
-      await expectHidden(await as(GLOBEX, 'GET', `/v1/executions/${executionId}/events`, undefined, stream), (id) => `/v1/executions/${id}/events`, 'GET', undefined, stream);
+      await expectHidden(
+        await as(GLOBEX, 'GET', `/v1/executions/${executionId}/events`, undefined, stream),
+        (id) => `/v1/executions/${id}/events`,
+        'GET',
+        undefined,
+        stream,
+      );
     }
     // The owner's stream is untouched and runs to the end once the owner answers.
     expect((await as(ACME, 'POST', `/v1/executions/${executionId}/actions/${actionId}:respond`, { decision: 'approve' })).status).toBe(200);
     const seen = await owner;
     expect(seen.status).toBe(200);
-    expect(seen.messages.filter((m) => m.event).map((m) => m.event).slice(-1)).toEqual(['run.completed']);
+    expect(
+      seen.messages
+        .filter((m) => m.event)
+        .map((m) => m.event)
+        .slice(-1),
+    ).toEqual(['run.completed']);
   });
 
   /** Reads an SSE response for `ms`, whatever it is (the audit feed never ends on its own). */
@@ -99,7 +110,7 @@ describe('tenant isolation (§12)', () => {
     return { status: res.status, text };
   }
 
-  it('search and the audit feed (JSON and SSE) show only the caller\'s own', async () => {
+  it("search and the audit feed (JSON and SSE) show only the caller's own", async () => {
     const own = (await as(GLOBEX, 'POST', '/v1/conversations', { title: 'globex only' })).body.id;
     const mine = (await as(GLOBEX, 'POST', '/v1/executions', { conversationId: own, provider: 'scripted', input: { text: 'g' } })).body.id;
     const searched = await as(GLOBEX, 'GET', '/v1/executions');
@@ -124,7 +135,7 @@ describe('tenant isolation (§12)', () => {
     expect((await as(ACME, 'GET', '/v1/executions')).text).not.toContain(mine);
   });
 
-  describe('commands on another tenant\'s execution', () => {
+  describe("commands on another tenant's execution", () => {
     let pending: string;
     let pendingAction: string;
     beforeAll(async () => {

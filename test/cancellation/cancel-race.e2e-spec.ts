@@ -10,8 +10,7 @@ import { cancel, countOf, replay, startScript } from '../support/execution-helpe
 describe('§8 concurrent cancels', () => {
   const app = useApp({ conversation: true });
 
-  const cancelAll = (id: string, n: number) =>
-    Promise.all(Array.from({ length: n }, (_, i) => cancel(app.baseUrl, id, { reason: `cancel ${i}` })));
+  const cancelAll = (id: string, n: number) => Promise.all(Array.from({ length: n }, (_, i) => cancel(app.baseUrl, id, { reason: `cancel ${i}` })));
 
   it.each([
     ['ok', null],
@@ -20,7 +19,11 @@ describe('§8 concurrent cancels', () => {
     const started = await startScript(
       app.baseUrl,
       app.conversationId,
-      [{ type: 'text', text: 'a ' }, { type: 'delay', ms: 30000 }, { type: 'text', text: 'b' }],
+      [
+        { type: 'text', text: 'a ' },
+        { type: 'delay', ms: 30000 },
+        { type: 'text', text: 'b' },
+      ],
       { cleanup, cleanupDelayMs: 300 },
     );
     await waitForExecution(app.baseUrl, started.id, (e) => e.lastSequence >= 3);

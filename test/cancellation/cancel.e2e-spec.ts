@@ -1,13 +1,5 @@
 import { api, startExecution, useApp, waitForExecution } from '../support/app-harness';
-import {
-  cancel,
-  countOf,
-  expectError,
-  replay,
-  startScript,
-  typesOf,
-  waitForExecutionEnd,
-} from '../support/execution-helpers';
+import { cancel, countOf, expectError, replay, startScript, typesOf, waitForExecutionEnd } from '../support/execution-helpers';
 
 const lastType = (events: any[]) => events[events.length - 1].type;
 
@@ -18,14 +10,18 @@ describe('§8 cancellation', () => {
     const started = await startScript(
       app.baseUrl,
       app.conversationId,
-      [{ type: 'text', text: 'partial ' }, { type: 'delay', ms: 30000 }, { type: 'text', text: 'never' }],
+      [
+        { type: 'text', text: 'partial ' },
+        { type: 'delay', ms: 30000 },
+        { type: 'text', text: 'never' },
+      ],
       config,
     );
     await pastFirstDelta(started.id);
     return started.id as string;
   };
   // Running, and past the first delta: the delay is what the cancel interrupts.
-  const pastFirstDelta = (id: string) => waitForExecution(app.baseUrl, id, (e) => e.lastSequence >= 3 || e.status !== 'queued' && e.status !== 'running');
+  const pastFirstDelta = (id: string) => waitForExecution(app.baseUrl, id, (e) => e.lastSequence >= 3 || (e.status !== 'queued' && e.status !== 'running'));
 
   it('cancels a running execution: 200 cancelled, one run.cancelled, nothing after it, partial text kept in deltas', async () => {
     const id = await running();
@@ -62,7 +58,13 @@ describe('§8 cancellation', () => {
   it('cancels a just-started execution (possibly still queued) the same way, cleanup included', async () => {
     const started = await startExecution(app.baseUrl, {
       conversationId: app.conversationId,
-      config: { script: [{ type: 'delay', ms: 30000 }, { type: 'text', text: 'never' }], cleanup: 'fail' },
+      config: {
+        script: [
+          { type: 'delay', ms: 30000 },
+          { type: 'text', text: 'never' },
+        ],
+        cleanup: 'fail',
+      },
     });
     expect(started.status).toBe(201);
     expect(started.body).toMatchObject({ status: 'queued', lastSequence: 1 });

@@ -30,13 +30,22 @@ function readFiles(sqlitePath: string): Files {
   const events = new Database(sqlitePath);
   try {
     const checkpoints = Object.fromEntries(
-      (readModels.prepare('SELECT projection, position FROM checkpoints').all() as { projection: string; position: number }[]).map((r) => [r.projection, r.position]),
+      (readModels.prepare('SELECT projection, position FROM checkpoints').all() as { projection: string; position: number }[]).map((r) => [
+        r.projection,
+        r.position,
+      ]),
     );
-    const rows = new Map((readModels.prepare('SELECT id, last_sequence FROM execution_progress').all() as { id: string; last_sequence: number }[]).map((r) => [r.id, r.last_sequence]));
+    const rows = new Map(
+      (readModels.prepare('SELECT id, last_sequence FROM execution_progress').all() as { id: string; last_sequence: number }[]).map((r) => [
+        r.id,
+        r.last_sequence,
+      ]),
+    );
     const head = events.prepare('SELECT max(position) FROM events').pluck().get() as number;
-    const counts = events.prepare(
-      "SELECT substr(stream_id, 11) AS id, position FROM events WHERE stream_id LIKE 'execution-%' ORDER BY position",
-    ).all() as { id: string; position: number }[];
+    const counts = events.prepare("SELECT substr(stream_id, 11) AS id, position FROM events WHERE stream_id LIKE 'execution-%' ORDER BY position").all() as {
+      id: string;
+      position: number;
+    }[];
     const eventsUpTo = (position: number) => {
       const byExecution = new Map<string, number>();
       for (const event of counts) if (event.position <= position) byExecution.set(event.id, (byExecution.get(event.id) ?? 0) + 1);
@@ -58,7 +67,10 @@ describeServer('crash consistency of the projections (compiled server, SIGKILL)'
     const first = await launch({ SQLITE_PATH: sqlitePath });
     const conversationId = (await api(first.baseUrl, 'POST', '/v1/conversations', {})).body.id;
     // ~1 delta per ms per run: the projector is busy applying when the kill lands.
-    const script = Array.from({ length: STEPS }, (_, i) => [{ type: 'text', text: `d${i} ` }, { type: 'delay', ms: 1 }]).flat();
+    const script = Array.from({ length: STEPS }, (_, i) => [
+      { type: 'text', text: `d${i} ` },
+      { type: 'delay', ms: 1 },
+    ]).flat();
     const ids: string[] = [];
     for (let i = 0; i < RUNS; i++) {
       const res = await api(first.baseUrl, 'POST', '/v1/executions', { conversationId, provider: 'scripted', input: { text: 'go' }, config: { script } });

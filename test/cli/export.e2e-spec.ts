@@ -43,7 +43,13 @@ describeCli('export (compiled command, real SQLite file)', () => {
       const conversation = async (tenant: keyof typeof KEYS) =>
         (await api(app.baseUrl, 'POST', '/v1/conversations', { title: `${tenant} ✓`, metadata: { n: 1 } }, auth(tenant))).body.id;
       const start = async (tenant: keyof typeof KEYS, conversationId: string, extra: Record<string, unknown> = {}) => {
-        const res = await api(app.baseUrl, 'POST', '/v1/executions', { conversationId, provider: 'scripted', input: { text: `hi from ${tenant} "quoted" ü` }, ...extra }, auth(tenant));
+        const res = await api(
+          app.baseUrl,
+          'POST',
+          '/v1/executions',
+          { conversationId, provider: 'scripted', input: { text: `hi from ${tenant} "quoted" ü` }, ...extra },
+          auth(tenant),
+        );
         expect(res.status).toBe(201);
         await waitEnded(app.baseUrl, tenant, res.body.id);
       };
@@ -52,7 +58,14 @@ describeCli('export (compiled command, real SQLite file)', () => {
       // Interleaved, so each tenant's feed has gaps in its positions; the idempotency claim is internal.
       await start('acme', acme, { idempotencyKey: 'export-1' });
       await start('globex', globex);
-      await start('acme', acme, { config: { script: [{ type: 'text', text: 'a' }, { type: 'fail', message: 'no' }] } });
+      await start('acme', acme, {
+        config: {
+          script: [
+            { type: 'text', text: 'a' },
+            { type: 'fail', message: 'no' },
+          ],
+        },
+      });
       await start('globex', globex, { config: { script: [{ type: 'artifact', name: 'r.txt', mediaType: 'text/plain' }] } });
       feeds.acme = await httpFeed(app.baseUrl, 'acme');
       feeds.globex = await httpFeed(app.baseUrl, 'globex');
@@ -64,7 +77,7 @@ describeCli('export (compiled command, real SQLite file)', () => {
 
   afterAll(() => rmSync(dirname(sqlitePath), { recursive: true, force: true }));
 
-  it('writes one tenant\'s feed, line for line what GET /v1/events answers, and nothing else on stdout', async () => {
+  it("writes one tenant's feed, line for line what GET /v1/events answers, and nothing else on stdout", async () => {
     const result = await runCommand('export', ['--after', '0', '--tenant', 'acme'], env);
     expect(result.code).toBe(0);
     expect(feeds.acme.length).toBeGreaterThan(10);

@@ -37,7 +37,11 @@ function runEvents(id: string, conversationId: string, kind: 'ended' | 'mid-stre
 
 async function storedLog(dir: string): Promise<StoredEvent[]> {
   const store = new EventStoreGateway(SqliteEventStore.open(join(dir, 'log.db')));
-  await store.append('conversation-c1', [{ type: 'conversation.created', data: { title: null, metadata: {} }, metadata: meta('c1', 1), occurredAt: at }], 'no_stream');
+  await store.append(
+    'conversation-c1',
+    [{ type: 'conversation.created', data: { title: null, metadata: {} }, metadata: meta('c1', 1), occurredAt: at }],
+    'no_stream',
+  );
   const kinds = ['ended', 'mid-stream', 'action', 'artifact'] as const;
   // Interleaved a few events at a time, as concurrent runs land in the log.
   const streams = kinds.map((kind, i) => ({ id: `e${i}`, events: runEvents(`e${i}`, 'c1', kind), next: 0 }));
@@ -62,7 +66,14 @@ function hashAfter(batches: StoredEvent[][]): Record<string, string> {
     return projection.bind(db);
   });
   for (const batch of batches) db.transaction(() => applies.forEach((apply) => apply(batch)))();
-  const hashes = Object.fromEntries(PROJECTIONS.map((p) => [p.name, contentHash(db, p).map((t) => t.hash).join(',')]));
+  const hashes = Object.fromEntries(
+    PROJECTIONS.map((p) => [
+      p.name,
+      contentHash(db, p)
+        .map((t) => t.hash)
+        .join(','),
+    ]),
+  );
   db.close();
   return hashes;
 }
@@ -79,7 +90,7 @@ describe('projections are independent of batch boundaries (what verify compares)
     const random = () => (seed = (seed * 16807) % 2147483647) / 2147483647;
     for (let round = 0; round < 20; round++) {
       const batches: StoredEvent[][] = [];
-      for (let i = 0; i < events.length; ) {
+      for (let i = 0; i < events.length;) {
         const size = 1 + Math.floor(random() * 6);
         batches.push(events.slice(i, i + size));
         i += size;

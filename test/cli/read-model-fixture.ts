@@ -16,14 +16,23 @@ export async function populate(baseUrl: string): Promise<{ conversations: string
   };
   const texts = Array.from({ length: 30 }, (_, i) => ({ type: 'text', text: `t${i} ` }));
   await started(conversations[0], [...texts, { type: 'artifact', name: 'out.txt', mediaType: 'text/plain', metadata: { k: 1 } }]);
-  const approved = await started(conversations[0], [{ type: 'action', kind: 'approval', prompt: 'ship it?' }, { type: 'text', text: 'shipped' }]);
+  const approved = await started(conversations[0], [
+    { type: 'action', kind: 'approval', prompt: 'ship it?' },
+    { type: 'text', text: 'shipped' },
+  ]);
   const [approval] = (await waitForAction(baseUrl, approved)).pendingActionIds;
   await respond(baseUrl, approved, approval, { decision: 'approve', comment: 'ok' });
   const cancelled = await started(conversations[1], [{ type: 'action', kind: 'input', prompt: 'branch?' }]);
   await waitForAction(baseUrl, cancelled);
   await cancel(baseUrl, cancelled, { reason: 'changed my mind' });
-  await started(conversations[1], [{ type: 'text', text: 'x' }, { type: 'fail', message: 'boom' }]);
-  await started(conversations[1], [{ type: 'artifact', name: 'a.json', mediaType: 'application/json' }, { type: 'artifact', name: 'b.txt', mediaType: 'text/plain' }]);
+  await started(conversations[1], [
+    { type: 'text', text: 'x' },
+    { type: 'fail', message: 'boom' },
+  ]);
+  await started(conversations[1], [
+    { type: 'artifact', name: 'a.json', mediaType: 'application/json' },
+    { type: 'artifact', name: 'b.txt', mediaType: 'text/plain' },
+  ]);
   for (const id of executions) await waitForExecution(baseUrl, id);
   expect((await listActions(baseUrl, cancelled))[0].status).toBe('cancelled');
   return { conversations, executions };

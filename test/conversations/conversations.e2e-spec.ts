@@ -8,10 +8,16 @@ describe('conversations (§3)', () => {
 
   describe('create', () => {
     it('answers 201 with the full Conversation, and GET returns the same resource', async () => {
-      const metadata = { team: 'core', nested: { list: [1, 'two', null, { deep: true }], n: 1.5 }, empty: {}, 'ключ': 'значение' };
+      const metadata = { team: 'core', nested: { list: [1, 'two', null, { deep: true }], n: 1.5 }, empty: {}, ключ: 'значение' };
       const res = await create({ title: 'Quarterly report', metadata });
       expect(res.status).toBe(201);
-      expect(res.body).toEqual({ id: expect.stringMatching(UUID_V7), title: 'Quarterly report', metadata, createdAt: expect.stringMatching(ISO_MS), executions: [] });
+      expect(res.body).toEqual({
+        id: expect.stringMatching(UUID_V7),
+        title: 'Quarterly report',
+        metadata,
+        createdAt: expect.stringMatching(ISO_MS),
+        executions: [],
+      });
       expect(Object.keys(res.body)).toEqual(['id', 'title', 'metadata', 'createdAt', 'executions']);
       const got = await api(app.baseUrl, 'GET', `/v1/conversations/${res.body.id}`);
       expect(got.status).toBe(200);

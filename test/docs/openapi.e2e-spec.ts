@@ -78,7 +78,15 @@ describe('OpenAPI document', () => {
     expect(schemas.ErrorEnvelope).toMatchObject({ required: ['error'], properties: { error: { $ref: '#/components/schemas/ApiErrorBody' } } });
     expect(schemas.ApiErrorBody.required).toEqual(['code', 'message']);
     expect(schemas.ApiErrorBody.properties.code.enum).toEqual(
-      expect.arrayContaining(['VALIDATION_ERROR', 'UNAUTHENTICATED', 'NOT_FOUND', 'CAPABILITY_UNSUPPORTED', 'RATE_LIMITED', 'SERVICE_UNAVAILABLE', 'INTERNAL_ERROR']),
+      expect.arrayContaining([
+        'VALIDATION_ERROR',
+        'UNAUTHENTICATED',
+        'NOT_FOUND',
+        'CAPABILITY_UNSUPPORTED',
+        'RATE_LIMITED',
+        'SERVICE_UNAVAILABLE',
+        'INTERNAL_ERROR',
+      ]),
     );
     expect(schemas.Event.properties.type.enum).toHaveLength(11);
     expect(schemas.Event.properties.data.oneOf).toHaveLength(11);

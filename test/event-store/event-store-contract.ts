@@ -17,11 +17,7 @@ import { describeSubscribeContract } from './contract/subscribe.contract';
  *
  * `cleanup` runs after the store has been closed (e.g. to delete its temp folder).
  */
-export function describeEventStoreContract(
-  name: string,
-  open: () => Promise<EventStore>,
-  cleanup?: (store: EventStore) => Promise<void>,
-): void {
+export function describeEventStoreContract(name: string, open: () => Promise<EventStore>, cleanup?: (store: EventStore) => Promise<void>): void {
   describe(`EventStore contract: ${name}`, () => {
     const ctx = {} as ContractContext;
 

@@ -37,7 +37,13 @@ if (!adminUrl) {
 
     it('streams a live execution over SSE byte-identical to its JSON replay', async () => {
       const conversationId = await createConversation(app.baseUrl);
-      const script = [{ type: 'text', text: 'a' }, { type: 'delay', ms: 150 }, { type: 'text', text: 'b "ü" \\ c' }, { type: 'delay', ms: 150 }, { type: 'text', text: 'd' }];
+      const script = [
+        { type: 'text', text: 'a' },
+        { type: 'delay', ms: 150 },
+        { type: 'text', text: 'b "ü" \\ c' },
+        { type: 'delay', ms: 150 },
+        { type: 'text', text: 'd' },
+      ];
       const id = (await startExecution(app.baseUrl, { conversationId, config: { script } })).body.id;
       const sse = await readSse(app.baseUrl, `/v1/executions/${id}/events`);
       await waitForExecution(app.baseUrl, id);

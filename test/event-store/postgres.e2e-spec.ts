@@ -114,9 +114,7 @@ if (!adminUrl) {
       it('lets exactly one of 3 × 10 racing no_stream appends win across instances', async () => {
         const instances = [store, await anotherInstance(), await anotherInstance()];
         const s = streamId('claim-across');
-        const outcomes = await Promise.allSettled(
-          range(0, 30).map((w) => instances[w % 3].append(s, [ev('test.claimed', { w })], 'no_stream')),
-        );
+        const outcomes = await Promise.allSettled(range(0, 30).map((w) => instances[w % 3].append(s, [ev('test.claimed', { w })], 'no_stream')));
         const winners = outcomes.flatMap((o, w) => (o.status === 'fulfilled' ? [w] : []));
         expect(winners).toHaveLength(1);
         for (const o of outcomes) if (o.status === 'rejected') expect(o.reason).toBeInstanceOf(WrongExpectedRevisionError);
@@ -216,7 +214,9 @@ if (!adminUrl) {
         const check = new Client({ connectionString: fresh });
         await check.connect();
         try {
-          expect((await check.query('SELECT version FROM runledger_migrations ORDER BY version')).rows.map((r) => r.version)).toEqual(range(1, SCHEMA_VERSION + 1));
+          expect((await check.query('SELECT version FROM runledger_migrations ORDER BY version')).rows.map((r) => r.version)).toEqual(
+            range(1, SCHEMA_VERSION + 1),
+          );
           expect((await check.query('SELECT count(*)::int AS n FROM runledger_store')).rows[0].n).toBe(1);
         } finally {
           await check.end();

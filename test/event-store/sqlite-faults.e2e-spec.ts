@@ -42,8 +42,7 @@ describe('SqliteEventStore faults and migrations', () => {
   describe('when the file cannot take writes (SQLITE_FULL)', () => {
     const db = (): Database.Database => store['db'];
     /** ~50 KB of data each, so an append needs new pages whatever free space the last page has. */
-    const big = (n: number, from = 0): NewEvent[] =>
-      range(from, from + n).map((i) => ({ ...ev('test.big', { i, pad: 'x'.repeat(50_000) }), id: newId() }));
+    const big = (n: number, from = 0): NewEvent[] => range(from, from + n).map((i) => ({ ...ev('test.big', { i, pad: 'x'.repeat(50_000) }), id: newId() }));
     const fillUp = (): void => {
       const pages = db().pragma('page_count', { simple: true }) as number;
       db().pragma(`max_page_count = ${pages}`);

@@ -104,7 +104,9 @@ describe('SqliteEventStore', () => {
       const chained = store.append('flood-1', evs(1), big - 1);
       const small = store.append('small', evs(1), 'no_stream');
       const order: string[] = [];
-      const results = await Promise.all([...flood, chained, small].map((p, i) => p.then((r) => (order.push(i === 5 ? 'small' : i === 4 ? 'chained' : `flood-${i}`), r))));
+      const results = await Promise.all(
+        [...flood, chained, small].map((p, i) => p.then((r) => (order.push(i === 5 ? 'small' : i === 4 ? 'chained' : `flood-${i}`), r))),
+      );
 
       expect(transaction).toHaveBeenCalledTimes(4);
       expect(order.slice(0, 2)).toEqual(['flood-0', 'small']);

@@ -96,7 +96,16 @@ describeBuilt('durability across process restarts (compiled server)', () => {
       api(first.baseUrl, 'POST', '/v1/executions', { conversationId, provider: 'scripted', input: { text: 'persist me please' }, ...body });
     const ids = [
       (await start({ idempotencyKey: 'durable-1', requiredCapabilities: ['tools'] })).body.id,
-      (await start({ config: { script: [{ type: 'text', text: 'x' }, { type: 'fail', message: 'nope' }] } })).body.id,
+      (
+        await start({
+          config: {
+            script: [
+              { type: 'text', text: 'x' },
+              { type: 'fail', message: 'nope' },
+            ],
+          },
+        })
+      ).body.id,
       (await start({ config: { script: [{ type: 'providerEvent', name: 'e', payload: { a: 'ü' } }] } })).body.id,
     ];
     for (const id of ids) await waitTerminal(first.baseUrl, id);

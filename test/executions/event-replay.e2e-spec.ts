@@ -21,9 +21,7 @@ describe('event replay (§5)', () => {
     expect(Object.keys(res.body)).toEqual(['events', 'lastSequence', 'terminal']);
     expect(res.body.lastSequence).toBe(10);
     expect(res.body.terminal).toBe(true);
-    expect(all.map((e) => e.type)).toEqual([
-      'run.queued', 'run.started', ...Array(6).fill('output.text.delta'), 'output.text.done', 'run.completed',
-    ]);
+    expect(all.map((e) => e.type)).toEqual(['run.queued', 'run.started', ...Array(6).fill('output.text.delta'), 'output.text.done', 'run.completed']);
   });
 
   it('every event has exactly the envelope {executionId, sequence, type, occurredAt, data}, in that key order', () => {
@@ -68,18 +66,26 @@ describe('event replay (§5)', () => {
     });
   });
 
-  it.each(['?after=10', '?after=11', '?after=999999', '?after=5000&limit=10'])(
-    '%s (at or beyond the last sequence) returns no events',
-    async (query) => {
-      const res = await replay(query);
-      expect(res.status).toBe(200);
-      expect(res.body).toEqual({ events: [], lastSequence: 10, terminal: true });
-    },
-  );
+  it.each(['?after=10', '?after=11', '?after=999999', '?after=5000&limit=10'])('%s (at or beyond the last sequence) returns no events', async (query) => {
+    const res = await replay(query);
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ events: [], lastSequence: 10, terminal: true });
+  });
 
   it.each([
-    '?after=-1', '?after=1.5', '?after=abc', '?after=1e2', '?after=+1', '?after=0x1', '?after=%201',
-    '?limit=0', '?limit=1001', '?limit=-1', '?limit=1.5', '?limit=abc', '?limit=10000000000000000000',
+    '?after=-1',
+    '?after=1.5',
+    '?after=abc',
+    '?after=1e2',
+    '?after=+1',
+    '?after=0x1',
+    '?after=%201',
+    '?limit=0',
+    '?limit=1001',
+    '?limit=-1',
+    '?limit=1.5',
+    '?limit=abc',
+    '?limit=10000000000000000000',
   ])('a bad cursor or limit (%s) is 400 VALIDATION_ERROR', async (query) => {
     expectError(await replay(query), 400, 'VALIDATION_ERROR');
   });
@@ -97,7 +103,12 @@ describe('event replay (§5)', () => {
   it('a live execution is not terminal, and lastSequence is its head', async () => {
     const started = await startExecution(app.baseUrl, {
       conversationId: app.conversationId,
-      config: { script: [{ type: 'text', text: 'a' }, { type: 'delay', ms: 30000 }] },
+      config: {
+        script: [
+          { type: 'text', text: 'a' },
+          { type: 'delay', ms: 30000 },
+        ],
+      },
     });
     await waitForExecution(app.baseUrl, started.body.id, (e) => e.lastSequence === 3);
     const res = await replay('', started.body.id);
@@ -117,8 +128,12 @@ describe('event replay (§5)', () => {
   it('event data has the documented shape per type', async () => {
     const byType = Object.fromEntries(all.map((e) => [e.type, e.data]));
     expect(byType['run.queued']).toEqual({
-      conversationId: app.conversationId, provider: 'scripted', input: { text: 'one two three four five six' },
-      requiredCapabilities: [], config: {}, idempotencyKey: null,
+      conversationId: app.conversationId,
+      provider: 'scripted',
+      input: { text: 'one two three four five six' },
+      requiredCapabilities: [],
+      config: {},
+      idempotencyKey: null,
     });
     expect(byType['run.started']).toEqual({ provider: 'scripted' });
     expect(byType['output.text.done']).toEqual({ text: 'one two three four five six' });

@@ -9,8 +9,14 @@ describe('event stream (§5)', () => {
   const dataOf = (messages: SseMessage[]) => messages.filter((m) => m.data !== undefined);
   /** A run that stays live for a while: text, a pause, more text. */
   const slowScript = (pauseMs: number) => ({
-    script: [{ type: 'text', text: 'a' }, { type: 'text', text: 'b' }, { type: 'delay', ms: pauseMs }, { type: 'text', text: 'c' },
-      { type: 'delay', ms: pauseMs }, { type: 'text', text: 'd' }],
+    script: [
+      { type: 'text', text: 'a' },
+      { type: 'text', text: 'b' },
+      { type: 'delay', ms: pauseMs },
+      { type: 'text', text: 'c' },
+      { type: 'delay', ms: pauseMs },
+      { type: 'text', text: 'd' },
+    ],
   });
 
   describe('a finished execution', () => {
@@ -106,8 +112,14 @@ describe('event stream (§5)', () => {
       expect(replay.body.terminal).toBe(true);
       expect(sse.raw).toBe(`retry: 1000\n\n${replay.body.events.map(sseMessage).join('')}`);
       expect(dataOf(sse.messages).map((m) => m.event)).toEqual([
-        'run.queued', 'run.started', 'output.text.delta', 'output.text.delta', 'output.text.delta', 'output.text.delta',
-        'output.text.done', 'run.completed',
+        'run.queued',
+        'run.started',
+        'output.text.delta',
+        'output.text.delta',
+        'output.text.delta',
+        'output.text.delta',
+        'output.text.done',
+        'run.completed',
       ]);
     });
 
@@ -142,10 +154,17 @@ describe('event stream (§5)', () => {
 
     it('an idle stream gets `: keep-alive` comments and still ends with the terminal event', async () => {
       const conversation = await createConversation(quick.baseUrl);
-      const id = (await startExecution(quick.baseUrl, {
-        conversationId: conversation,
-        config: { script: [{ type: 'delay', ms: 400 }, { type: 'text', text: 'late' }] },
-      })).body.id;
+      const id = (
+        await startExecution(quick.baseUrl, {
+          conversationId: conversation,
+          config: {
+            script: [
+              { type: 'delay', ms: 400 },
+              { type: 'text', text: 'late' },
+            ],
+          },
+        })
+      ).body.id;
       const sse = await readSse(quick.baseUrl, eventsPath(id));
       expect(sse.raw.startsWith('retry: 1000\n\n')).toBe(true);
       const comments = sse.messages.filter((m) => m.comment !== undefined);

@@ -31,8 +31,22 @@ describe('the Execution resource (§4)', () => {
       lastSequence: 1,
     });
     expect(Object.keys(res.body)).toEqual([
-      'id', 'conversationId', 'provider', 'status', 'input', 'requiredCapabilities', 'config', 'idempotencyKey',
-      'createdAt', 'startedAt', 'endedAt', 'outputText', 'error', 'cancellation', 'pendingActionIds', 'artifactCount',
+      'id',
+      'conversationId',
+      'provider',
+      'status',
+      'input',
+      'requiredCapabilities',
+      'config',
+      'idempotencyKey',
+      'createdAt',
+      'startedAt',
+      'endedAt',
+      'outputText',
+      'error',
+      'cancellation',
+      'pendingActionIds',
+      'artifactCount',
       'lastSequence',
     ]);
     const [queued] = await events(res.body.id);
@@ -87,7 +101,12 @@ describe('the Execution resource (§4)', () => {
   it('a failed run shows error {code, message} and no outputText', async () => {
     const started = await startExecution(app.baseUrl, {
       conversationId: app.conversationId,
-      config: { script: [{ type: 'text', text: 'partial' }, { type: 'fail', message: 'it broke' }] },
+      config: {
+        script: [
+          { type: 'text', text: 'partial' },
+          { type: 'fail', message: 'it broke' },
+        ],
+      },
     });
     const done = await waitForExecution(app.baseUrl, started.body.id);
     expect(done).toMatchObject({
@@ -103,7 +122,12 @@ describe('the Execution resource (§4)', () => {
   it('a running execution shows running with startedAt and no endedAt', async () => {
     const started = await startExecution(app.baseUrl, {
       conversationId: app.conversationId,
-      config: { script: [{ type: 'text', text: 'a' }, { type: 'delay', ms: 30000 }] },
+      config: {
+        script: [
+          { type: 'text', text: 'a' },
+          { type: 'delay', ms: 30000 },
+        ],
+      },
     });
     const running = await waitForExecution(app.baseUrl, started.body.id, (e) => e.lastSequence === 3);
     expect(running).toMatchObject({ status: 'running', startedAt: expect.stringMatching(ISO_MS), endedAt: null, outputText: null });

@@ -46,7 +46,12 @@ describe('the scripted provider (§11)', () => {
     it('consecutive spaces each end a delta, and non-ASCII text passes through', async () => {
       const { pairs } = await run({ input: { text: 'a  ünï 😀' } });
       expect(queuedAndStarted(pairs).map((p) => p[1])).toEqual([
-        { delta: 'a ' }, { delta: ' ' }, { delta: 'ünï ' }, { delta: '😀' }, { text: 'a  ünï 😀' }, { usage: null },
+        { delta: 'a ' },
+        { delta: ' ' },
+        { delta: 'ünï ' },
+        { delta: '😀' },
+        { text: 'a  ünï 😀' },
+        { usage: null },
       ]);
     });
   });
@@ -79,7 +84,14 @@ describe('the scripted provider (§11)', () => {
     });
 
     it('output.text.done and run.completed are adjacent and end the stream', async () => {
-      const { events } = await run({ config: { script: [{ type: 'text', text: 'x' }, { type: 'text', text: 'y' }] } });
+      const { events } = await run({
+        config: {
+          script: [
+            { type: 'text', text: 'x' },
+            { type: 'text', text: 'y' },
+          ],
+        },
+      });
       const done = events.findIndex((e: { type: string }) => e.type === 'output.text.done');
       expect(events[done + 1].type).toBe('run.completed');
       expect(done + 2).toBe(events.length);
@@ -106,7 +118,13 @@ describe('the scripted provider (§11)', () => {
 
     it('fail ends the run with run.failed PROVIDER_ERROR; partial text stays in its deltas only', async () => {
       const { execution, pairs } = await run({
-        config: { script: [{ type: 'text', text: 'partial' }, { type: 'fail', message: 'model exploded' }, { type: 'text', text: 'never' }] },
+        config: {
+          script: [
+            { type: 'text', text: 'partial' },
+            { type: 'fail', message: 'model exploded' },
+            { type: 'text', text: 'never' },
+          ],
+        },
       });
       expect(queuedAndStarted(pairs)).toEqual([
         ['output.text.delta', { delta: 'partial' }],
@@ -160,7 +178,14 @@ describe('the scripted provider (§11)', () => {
     it('the limits themselves are accepted: delay 0 and 60000, cleanupDelayMs 0 and 10000', async () => {
       const res = await startExecution(app.baseUrl, {
         conversationId: app.conversationId,
-        config: { script: [{ type: 'delay', ms: 0 }, { type: 'delay', ms: 60000 }], cleanup: 'fail', cleanupDelayMs: 0 },
+        config: {
+          script: [
+            { type: 'delay', ms: 0 },
+            { type: 'delay', ms: 60000 },
+          ],
+          cleanup: 'fail',
+          cleanupDelayMs: 0,
+        },
       });
       expect(res.status).toBe(201);
       const cancelled = await api(app.baseUrl, 'POST', `/v1/executions/${res.body.id}:cancel`, {});

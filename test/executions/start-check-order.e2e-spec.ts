@@ -89,8 +89,10 @@ describe('starting an execution: order of checks and preflight (§4, §10)', () 
       ['native', ['output.text.stream', 'cancellation']],
       ['emulated', ['tools']],
       ['degraded', ['output.structured']],
-      ['every usable one', ['output.text.stream', 'actions.approval', 'actions.input', 'artifacts', 'cancellation',
-        'conversation.history', 'tools', 'output.structured']],
+      [
+        'every usable one',
+        ['output.text.stream', 'actions.approval', 'actions.input', 'artifacts', 'cancellation', 'conversation.history', 'tools', 'output.structured'],
+      ],
     ])('%s capabilities pass', async (_, requiredCapabilities) => {
       const res = await post({ requiredCapabilities });
       expect(res.status).toBe(201);

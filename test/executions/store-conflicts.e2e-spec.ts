@@ -40,7 +40,11 @@ describe('conflicts at the event store: expected revisions, re-read and re-decid
   /** Appends as a foreign writer would, naming the revision it expects. */
   const appendForeign = (id: string, events: ExecutionEvent[], expected: number) =>
     store.append(executionStream(id), toNewEvents(id, events, { tenantId: 'default', occurredAt: nowIso() }), expected);
-  const errorOf = (promise: Promise<unknown>) => promise.then(() => null, (error: unknown) => error);
+  const errorOf = (promise: Promise<unknown>) =>
+    promise.then(
+      () => null,
+      (error: unknown) => error,
+    );
   /** Records which event types were appended to a stream against which expected revision. */
   const watchAppends = (id: string) => {
     const seen: { types: string[]; expected: unknown }[] = [];
@@ -52,7 +56,12 @@ describe('conflicts at the event store: expected revisions, re-read and re-decid
     return { seen, restore: () => spy.mockRestore() };
   };
 
-  const waitingExecution = async (script = [{ type: 'action', kind: 'approval', prompt: 'ok?' }, { type: 'text', text: 'after' }]) => {
+  const waitingExecution = async (
+    script = [
+      { type: 'action', kind: 'approval', prompt: 'ok?' },
+      { type: 'text', text: 'after' },
+    ],
+  ) => {
     const started = await startScript(app.baseUrl, app.conversationId, script);
     const waiting = await waitForAction(app.baseUrl, started.id);
     return { id: started.id as string, actionId: waiting.pendingActionIds[0] as string };
@@ -70,7 +79,9 @@ describe('conflicts at the event store: expected revisions, re-read and re-decid
       expect(error).toBeInstanceOf(WrongExpectedRevisionError);
       expect(error).toMatchObject({ streamId: executionStream(started.id), expected, actual: head });
     }
-    const noStream = await errorOf(store.append(executionStream(started.id), toNewEvents(started.id, [event], { tenantId: 'default', occurredAt: nowIso() }), 'no_stream'));
+    const noStream = await errorOf(
+      store.append(executionStream(started.id), toNewEvents(started.id, [event], { tenantId: 'default', occurredAt: nowIso() }), 'no_stream'),
+    );
     expect(noStream).toBeInstanceOf(WrongExpectedRevisionError);
     expect(await replay(app.baseUrl, started.id)).toEqual(before);
   });
@@ -163,7 +174,7 @@ describe('conflicts at the event store: expected revisions, re-read and re-decid
     expect(countOf(events, 'run.cancelled')).toBe(0);
   });
 
-  it('the runner\'s writer re-reads after a foreign append and carries on at the right sequence', async () => {
+  it("the runner's writer re-reads after a foreign append and carries on at the right sequence", async () => {
     const { id, actionId } = await waitingExecution();
     await appendForeign(id, [{ type: 'provider.event', data: { namespace: 'test', name: 'foreign', payload: {} } }], await headOf(id));
     expect((await respond(app.baseUrl, id, actionId, { decision: 'approve' })).status).toBe(200);
@@ -171,8 +182,14 @@ describe('conflicts at the event store: expected revisions, re-read and re-decid
     expect(done).toMatchObject({ status: 'completed', outputText: 'after' });
     const events = await replay(app.baseUrl, id);
     expect(typesOf(events)).toEqual([
-      'run.queued', 'run.started', 'action.required', 'provider.event', 'action.responded',
-      'output.text.delta', 'output.text.done', 'run.completed',
+      'run.queued',
+      'run.started',
+      'action.required',
+      'provider.event',
+      'action.responded',
+      'output.text.delta',
+      'output.text.done',
+      'run.completed',
     ]);
     expect(events.map((e) => e.sequence)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
   });

@@ -21,7 +21,25 @@ export const pathSegment = fc.oneof(
   { weight: 2, arbitrary: rawAscii(20).map((s) => s.replace(/[/?]/g, '')) },
   {
     weight: 2,
-    arbitrary: fc.constantFrom('', '%', '%E0%A4%A', '%ZZ', '%00', '%2F', '%3A', '%20', '..', '.', 'a:b', '::', ':cancel', '*', '%C0%AF', '%FF', 'x'.repeat(3000)),
+    arbitrary: fc.constantFrom(
+      '',
+      '%',
+      '%E0%A4%A',
+      '%ZZ',
+      '%00',
+      '%2F',
+      '%3A',
+      '%20',
+      '..',
+      '.',
+      'a:b',
+      '::',
+      ':cancel',
+      '*',
+      '%C0%AF',
+      '%FF',
+      'x'.repeat(3000),
+    ),
   },
 );
 
@@ -33,7 +51,25 @@ const queryKey = fc.oneof(
 const queryValue = fc.oneof(
   fc.nat().map(String),
   fc.integer().map(String),
-  fc.constantFrom('', '0', '-1', '1.5', '1e3', ' 1', '0x10', '99999999999999999999', '9007199254740993', 'running', 'completed', 'requires_action', 'scripted', '$conversation', '2026-01-01T00:00:00.000Z', '2026-13-45T99:00:00Z', 'not-a-date'),
+  fc.constantFrom(
+    '',
+    '0',
+    '-1',
+    '1.5',
+    '1e3',
+    ' 1',
+    '0x10',
+    '99999999999999999999',
+    '9007199254740993',
+    'running',
+    'completed',
+    'requires_action',
+    'scripted',
+    '$conversation',
+    '2026-01-01T00:00:00.000Z',
+    '2026-13-45T99:00:00Z',
+    'not-a-date',
+  ),
   anyText(20),
 );
 
@@ -47,19 +83,67 @@ export const queryString = fc.oneof(
       .map((pairs) => pairs.map(([k, v, bare]) => (bare && v === '' ? enc(k) : `${enc(k)}=${enc(v)}`)).join('&')),
   },
   { weight: 1, arbitrary: rawAscii(30) },
-  { weight: 1, arbitrary: fc.constantFrom('=', '&&', '%', 'after=%zz', 'after=%E0%A4%A', 'limit=1&limit=2', 'after[]=1', 'after[a]=1', '__proto__[x]=1', 'limit', 'limit=') },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom(
+      '=',
+      '&&',
+      '%',
+      'after=%zz',
+      'after=%E0%A4%A',
+      'limit=1&limit=2',
+      'after[]=1',
+      'after[a]=1',
+      '__proto__[x]=1',
+      'limit',
+      'limit=',
+    ),
+  },
 );
 
 /** Header values Node's client will send: tab, printable ASCII and Latin-1. */
 const headerValue = fc.stringMatching(/^[\t\x20-\x7e\x80-\xff]{0,60}$/);
 /** Names the client or the connection owns, left alone (raw framing errors have their own test). */
-const RESERVED = new Set(['host', 'content-length', 'transfer-encoding', 'connection', 'expect', 'upgrade', 'keep-alive', 'te', 'trailer', 'authorization', 'content-type', 'accept', 'last-event-id', 'origin', 'range', 'if-match', 'if-none-match', 'if-unmodified-since', 'if-modified-since']);
+const RESERVED = new Set([
+  'host',
+  'content-length',
+  'transfer-encoding',
+  'connection',
+  'expect',
+  'upgrade',
+  'keep-alive',
+  'te',
+  'trailer',
+  'authorization',
+  'content-type',
+  'accept',
+  'last-event-id',
+  'origin',
+  'range',
+  'if-match',
+  'if-none-match',
+  'if-unmodified-since',
+  'if-modified-since',
+]);
 const headerName = fc.stringMatching(/^[a-z][a-z0-9-]{0,20}$/).filter((name) => !RESERVED.has(name));
 
 /** `$key` is replaced with the suite's API key; the other values are wrong keys of every kind. */
 const authorization = fc.oneof(
   { weight: 12, arbitrary: fc.constant('Bearer $key') },
-  { weight: 1, arbitrary: fc.constantFrom('', 'Bearer', 'Bearer ', 'Bearer wrong', 'Basic Zm9vOmJhcg==', 'bearer $key', 'Bearer  $key ', 'Bearer eyJhbGciOiJub25lIn0.e30.', 'Bearer a.b.c') },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom(
+      '',
+      'Bearer',
+      'Bearer ',
+      'Bearer wrong',
+      'Basic Zm9vOmJhcg==',
+      'bearer $key',
+      'Bearer  $key ',
+      'Bearer eyJhbGciOiJub25lIn0.e30.',
+      'Bearer a.b.c',
+    ),
+  },
   { weight: 1, arbitrary: headerValue },
 );
 
@@ -67,12 +151,32 @@ export const headers = fc.record(
   {
     authorization,
     accept: fc.oneof(
-      fc.constantFrom('text/event-stream', 'application/json', '*/*', 'text/event-stream, application/json', 'text/event-stream;q=0', 'TEXT/EVENT-STREAM', '', 'garbage'),
+      fc.constantFrom(
+        'text/event-stream',
+        'application/json',
+        '*/*',
+        'text/event-stream, application/json',
+        'text/event-stream;q=0',
+        'TEXT/EVENT-STREAM',
+        '',
+        'garbage',
+      ),
       headerValue,
     ),
     'content-type': fc.oneof(
       { weight: 6, arbitrary: fc.constant('application/json') },
-      fc.constantFrom('application/json', 'application/json; charset=utf-8', 'APPLICATION/JSON', 'text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', ';;', 'application/jsonx', 'application/json; charset=latin1', ''),
+      fc.constantFrom(
+        'application/json',
+        'application/json; charset=utf-8',
+        'APPLICATION/JSON',
+        'text/plain',
+        'application/x-www-form-urlencoded',
+        'multipart/form-data; boundary=x',
+        ';;',
+        'application/jsonx',
+        'application/json; charset=latin1',
+        '',
+      ),
       headerValue,
     ),
     'last-event-id': fc.oneof(fc.nat().map(String), fc.constantFrom('-1', 'abc', '', '1.5', '99999999999999999999999', '0'), headerValue),
@@ -89,7 +193,30 @@ export const headers = fc.record(
   { requiredKeys: ['authorization', 'content-type'] },
 );
 
-const FIELDS = ['title', 'metadata', 'conversationId', 'provider', 'input', 'text', 'requiredCapabilities', 'config', 'idempotencyKey', 'reason', 'decision', 'comment', 'value', 'script', 'cleanup', 'type', 'ms', 'kind', 'prompt', 'inputSchema', '__proto__', 'constructor'];
+const FIELDS = [
+  'title',
+  'metadata',
+  'conversationId',
+  'provider',
+  'input',
+  'text',
+  'requiredCapabilities',
+  'config',
+  'idempotencyKey',
+  'reason',
+  'decision',
+  'comment',
+  'value',
+  'script',
+  'cleanup',
+  'type',
+  'ms',
+  'kind',
+  'prompt',
+  'inputSchema',
+  '__proto__',
+  'constructor',
+];
 const json = fc.jsonValue({ maxDepth: 3 });
 const field = fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...FIELDS) }, { weight: 1, arbitrary: anyText(10) });
 
@@ -105,7 +232,16 @@ const TEMPLATES: Record<string, Record<string, unknown>[]> = {
     { ...EXECUTION, provider: 'nope' },
     { ...EXECUTION, conversationId: '$execution' },
     { ...EXECUTION, requiredCapabilities: ['output.text.stream'], config: { script: [{ type: 'text', text: 'a' }] }, idempotencyKey: 'k' },
-    { ...EXECUTION, config: { script: [{ type: 'artifact', name: 'a', mediaType: 'text/plain' }, { type: 'providerEvent', name: 'n' }], cleanup: 'ok' } },
+    {
+      ...EXECUTION,
+      config: {
+        script: [
+          { type: 'artifact', name: 'a', mediaType: 'text/plain' },
+          { type: 'providerEvent', name: 'n' },
+        ],
+        cleanup: 'ok',
+      },
+    },
   ],
   cancel: [{}, { reason: 'fuzz' }],
   respond: [{ decision: 'approve', comment: 'ok' }, { decision: 'deny' }, { value: { n: 1 } }, { value: 'x' }],
@@ -114,7 +250,15 @@ const ALL_TEMPLATES = Object.values(TEMPLATES).flat();
 
 /** The templates for a route (Fastify's path), every template for any other route. */
 const templatesFor = (url: string) =>
-  url.endsWith('::respond') ? TEMPLATES.respond : url.endsWith('::cancel') ? TEMPLATES.cancel : url === '/v1/executions' ? TEMPLATES.executions : url === '/v1/conversations' ? TEMPLATES.conversations : ALL_TEMPLATES;
+  url.endsWith('::respond')
+    ? TEMPLATES.respond
+    : url.endsWith('::cancel')
+      ? TEMPLATES.cancel
+      : url === '/v1/executions'
+        ? TEMPLATES.executions
+        : url === '/v1/conversations'
+          ? TEMPLATES.conversations
+          : ALL_TEMPLATES;
 
 /** A template as is, or with one field replaced, added or dropped, possibly one level down. */
 const bentTemplate = (templates: Record<string, unknown>[]) =>
@@ -138,7 +282,24 @@ export const bodyFor = (url: string) =>
     { weight: 2, arbitrary: fc.dictionary(field, json, { maxKeys: 5 }).map((o) => JSON.stringify(o)) },
     { weight: 1, arbitrary: json.map((v) => JSON.stringify(v)) },
     { weight: 1, arbitrary: anyText(40) },
-    { weight: 1, arbitrary: fc.constantFrom('', ' ', '{', '{"a":', 'null', '[]', '"x"', '1', '{"__proto__":{"polluted":1}}', '{"constructor":{"prototype":{"polluted":1}}}', '{"a":1}{"b":2}', '\u0000', '{"title":"\\ud800"}') },
+    {
+      weight: 1,
+      arbitrary: fc.constantFrom(
+        '',
+        ' ',
+        '{',
+        '{"a":',
+        'null',
+        '[]',
+        '"x"',
+        '1',
+        '{"__proto__":{"polluted":1}}',
+        '{"constructor":{"prototype":{"polluted":1}}}',
+        '{"a":1}{"b":2}',
+        '\u0000',
+        '{"title":"\\ud800"}',
+      ),
+    },
   );
 
 export const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];

@@ -36,7 +36,10 @@ describe('defects the route fuzz found', () => {
 
   it('HEAD on an event stream answers its headers at once and holds no stream (it never answered)', async () => {
     const started = Date.now();
-    const res = await rawExchange(port(), 'HEAD /v1/events HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer found-key-0123456789abc\r\nAccept: text/event-stream\r\nConnection: close\r\n\r\n');
+    const res = await rawExchange(
+      port(),
+      'HEAD /v1/events HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer found-key-0123456789abc\r\nAccept: text/event-stream\r\nConnection: close\r\n\r\n',
+    );
     expect(res).toMatch(/^HTTP\/1\.1 200 /);
     expect(res).toMatch(/\r\ncontent-type: text\/event-stream/i);
     expect(res.slice(res.indexOf('\r\n\r\n') + 4)).toBe('');
@@ -44,7 +47,10 @@ describe('defects the route fuzz found', () => {
   });
 
   it('an Expect other than 100-continue is ignored: the request is served, auth first (it was a bare 417)', async () => {
-    const served = await rawExchange(port(), 'GET /v1/runtime HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer found-key-0123456789abc\r\nExpect: foo\r\nConnection: close\r\n\r\n');
+    const served = await rawExchange(
+      port(),
+      'GET /v1/runtime HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer found-key-0123456789abc\r\nExpect: foo\r\nConnection: close\r\n\r\n',
+    );
     expect(served).toMatch(/^HTTP\/1\.1 200 /);
     const refused = await rawExchange(port(), 'GET /v1/runtime HTTP/1.1\r\nHost: x\r\nExpect: foo\r\nConnection: close\r\n\r\n');
     expect(refused).toMatch(/^HTTP\/1\.1 401 /);

@@ -86,22 +86,95 @@ const method = fc.oneof(
   { weight: 1, arbitrary: fc.constantFrom('get', 'G ET', '', 'GET\t', 'POST/') },
 );
 const target = fc.oneof(
-  { weight: 10, arbitrary: fc.constantFrom('/v1/runtime', '/v1/conversations', '/v1/executions', '/v1/events', '/v1/executions/x:cancel', '/v1/executions/x/actions/y:respond', '/health/ready', '/docs/json', '/metrics') },
-  { weight: 3, arbitrary: fc.tuple(fc.constantFrom('/v1/conversations/', '/v1/executions/', '/docs/', '/'), byteString(0x21, 0xff, 12)).map(([a, b]) => a + b) },
-  { weight: 1, arbitrary: fc.constantFrom('*', '', 'v1/runtime', 'http://x/v1/runtime', '//v1/runtime', '/v1/runtime?a=%', '/v1/../v1/runtime', '/%', '/v1/runtime#x', '/v1/ runtime') },
+  {
+    weight: 10,
+    arbitrary: fc.constantFrom(
+      '/v1/runtime',
+      '/v1/conversations',
+      '/v1/executions',
+      '/v1/events',
+      '/v1/executions/x:cancel',
+      '/v1/executions/x/actions/y:respond',
+      '/health/ready',
+      '/docs/json',
+      '/metrics',
+    ),
+  },
+  {
+    weight: 3,
+    arbitrary: fc.tuple(fc.constantFrom('/v1/conversations/', '/v1/executions/', '/docs/', '/'), byteString(0x21, 0xff, 12)).map(([a, b]) => a + b),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom(
+      '*',
+      '',
+      'v1/runtime',
+      'http://x/v1/runtime',
+      '//v1/runtime',
+      '/v1/runtime?a=%',
+      '/v1/../v1/runtime',
+      '/%',
+      '/v1/runtime#x',
+      '/v1/ runtime',
+    ),
+  },
 );
-const version = fc.oneof({ weight: 20, arbitrary: fc.constant('HTTP/1.1') }, { weight: 1, arbitrary: fc.constantFrom('HTTP/1.0', 'HTTP/2.0', 'HTTP/0.9', 'HTTP/1.2', 'HTTP/x', 'http/1.1', '') });
+const version = fc.oneof(
+  { weight: 20, arbitrary: fc.constant('HTTP/1.1') },
+  { weight: 1, arbitrary: fc.constantFrom('HTTP/1.0', 'HTTP/2.0', 'HTTP/0.9', 'HTTP/1.2', 'HTTP/x', 'http/1.1', '') },
+);
 const headerName = fc.oneof(
-  { weight: 8, arbitrary: fc.constantFrom('Authorization', 'Content-Type', 'Accept', 'Last-Event-ID', 'Expect', 'Origin', 'X-Request-Id', 'Range', 'If-Match', 'Transfer-Encoding', 'Content-Length', 'Host', 'Upgrade', 'Content-Encoding', 'TE', 'Trailer') },
+  {
+    weight: 8,
+    arbitrary: fc.constantFrom(
+      'Authorization',
+      'Content-Type',
+      'Accept',
+      'Last-Event-ID',
+      'Expect',
+      'Origin',
+      'X-Request-Id',
+      'Range',
+      'If-Match',
+      'Transfer-Encoding',
+      'Content-Length',
+      'Host',
+      'Upgrade',
+      'Content-Encoding',
+      'TE',
+      'Trailer',
+    ),
+  },
   { weight: 3, arbitrary: fc.stringMatching(/^[A-Za-z][A-Za-z0-9!#$%&'*+.^_`|~-]{0,15}$/) },
   { weight: 1, arbitrary: byteString(0x01, 0xff, 10).map((s) => s.replace(/[\r\n:]/g, '')) },
 );
 const headerValue = fc.oneof(
-  { weight: 6, arbitrary: fc.constantFrom(`Bearer ${KEY}`, 'application/json', 'text/event-stream', '100-continue', 'foo', 'chunked', 'gzip', '0', '5', 'bytes=0-1', '*', '') },
+  {
+    weight: 6,
+    arbitrary: fc.constantFrom(
+      `Bearer ${KEY}`,
+      'application/json',
+      'text/event-stream',
+      '100-continue',
+      'foo',
+      'chunked',
+      'gzip',
+      '0',
+      '5',
+      'bytes=0-1',
+      '*',
+      '',
+    ),
+  },
   { weight: 3, arbitrary: byteString(0x20, 0x7e, 30) },
   { weight: 1, arbitrary: byteString(0x00, 0xff, 20).map((s) => s.replace(/[\r\n]/g, '')) },
 );
-const body = fc.oneof(fc.constant(''), fc.constantFrom('{}', '{"title":"raw"}', '{', 'null', 'x'.repeat(100)), fc.jsonValue({ maxDepth: 2 }).map((v) => JSON.stringify(v)));
+const body = fc.oneof(
+  fc.constant(''),
+  fc.constantFrom('{}', '{"title":"raw"}', '{', 'null', 'x'.repeat(100)),
+  fc.jsonValue({ maxDepth: 2 }).map((v) => JSON.stringify(v)),
+);
 const framing = fc.constantFrom('length', 'length', 'chunked', 'none');
 
 describe('raw request fuzz', () => {
@@ -133,7 +206,16 @@ describe('raw request fuzz', () => {
         if (r.framing === 'length') lines.push(`Content-Length: ${bodyBytes.length}`);
         if (r.framing === 'chunked') lines.push('Transfer-Encoding: chunked');
         lines.push('Connection: close');
-        const payload = r.framing === 'chunked' ? Buffer.concat([Buffer.from(bodyBytes.length > 0 ? `${bodyBytes.length.toString(16)}\r\n` : ''), bodyBytes, Buffer.from(bodyBytes.length > 0 ? '\r\n0\r\n\r\n' : '0\r\n\r\n')]) : r.framing === 'length' ? bodyBytes : Buffer.alloc(0);
+        const payload =
+          r.framing === 'chunked'
+            ? Buffer.concat([
+                Buffer.from(bodyBytes.length > 0 ? `${bodyBytes.length.toString(16)}\r\n` : ''),
+                bodyBytes,
+                Buffer.from(bodyBytes.length > 0 ? '\r\n0\r\n\r\n' : '0\r\n\r\n'),
+              ])
+            : r.framing === 'length'
+              ? bodyBytes
+              : Buffer.alloc(0);
         const bytes = Buffer.concat([Buffer.from(`${lines.join('\r\n')}\r\n\r\n`, 'latin1'), payload]);
         const before = await store.headPosition();
         const res = await exchange(port, bytes);
@@ -158,7 +240,12 @@ describe('raw request fuzz', () => {
           }
           const codes = STATUS_CODES_OK[res.status] ?? [];
           const keys = Object.keys(parsed?.error ?? {});
-          if (Object.keys(parsed).join() !== 'error' || keys.slice(0, 2).join() !== 'code,message' || keys.some((k, i) => i > 1 && k !== 'details') || !codes.includes(parsed.error.code)) {
+          if (
+            Object.keys(parsed).join() !== 'error' ||
+            keys.slice(0, 2).join() !== 'code,message' ||
+            keys.some((k, i) => i > 1 && k !== 'details') ||
+            !codes.includes(parsed.error.code)
+          ) {
             throw new Error(`not the envelope: ${seen}`);
           }
           if (!/\r\ncontent-type: application\/json/i.test(res.head)) throw new Error(`error without a JSON content-type: ${seen}`);

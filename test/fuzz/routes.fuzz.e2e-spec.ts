@@ -23,11 +23,17 @@ const RUNS = Number(process.env.FUZZ_RUNS ?? 400);
 const SEED = process.env.FUZZ_SEED === undefined ? undefined : Number(process.env.FUZZ_SEED);
 
 /** The codes each error status may carry (415 and Node's 431 are VALIDATION_ERROR with their own status). */
-const CODES_BY_STATUS = new Map<number, string[]>([[415, ['VALIDATION_ERROR']], [431, ['VALIDATION_ERROR']]]);
+const CODES_BY_STATUS = new Map<number, string[]>([
+  [415, ['VALIDATION_ERROR']],
+  [431, ['VALIDATION_ERROR']],
+]);
 for (const [code, status] of Object.entries(ERROR_STATUS)) CODES_BY_STATUS.set(status, [...(CODES_BY_STATUS.get(status) ?? []), code]);
 
 /** Swagger UI's static files also answer a failed precondition or an unsatisfiable Range. */
-const STATIC_FILE_STATUSES = new Map([[412, ['VALIDATION_ERROR']], [416, ['VALIDATION_ERROR']]]);
+const STATIC_FILE_STATUSES = new Map([
+  [412, ['VALIDATION_ERROR']],
+  [416, ['VALIDATION_ERROR']],
+]);
 
 /** Why `res` is not exactly the binding's error envelope, or null. */
 function envelopeProblem(res: RawResponse, path: string): string | null {
@@ -73,7 +79,12 @@ async function createFixtures(baseUrl: string): Promise<Fixtures> {
   const as = (method: string, path: string, body?: unknown) => api(baseUrl, method, path, body, AUTH);
   const conversation = (await as('POST', '/v1/conversations', { title: 'fuzz' })).body.id;
   const start = async (script?: unknown[]) => {
-    const res = await as('POST', '/v1/executions', { conversationId: conversation, provider: 'scripted', input: { text: 'hello fuzz' }, config: script ? { script } : {} });
+    const res = await as('POST', '/v1/executions', {
+      conversationId: conversation,
+      provider: 'scripted',
+      input: { text: 'hello fuzz' },
+      config: script ? { script } : {},
+    });
     if (res.status !== 201) throw new Error(`fixture not started: ${res.status} ${res.text}`);
     return res.body.id as string;
   };
@@ -86,8 +97,13 @@ async function createFixtures(baseUrl: string): Promise<Fixtures> {
     throw new Error(`execution ${id} never waited on an action`);
   };
   const execution = await start();
-  const waiting = await start([{ type: 'text', text: 'a' }, { type: 'action', kind: 'approval', prompt: 'ok?' }]);
-  const input = await start([{ type: 'action', kind: 'input', prompt: 'n?', inputSchema: { type: 'object', properties: { n: { type: 'integer' } }, required: ['n'] } }]);
+  const waiting = await start([
+    { type: 'text', text: 'a' },
+    { type: 'action', kind: 'approval', prompt: 'ok?' },
+  ]);
+  const input = await start([
+    { type: 'action', kind: 'input', prompt: 'n?', inputSchema: { type: 'object', properties: { n: { type: 'integer' } }, required: ['n'] } },
+  ]);
   return {
     $conversation: conversation,
     $execution: execution,
@@ -189,7 +205,9 @@ function fuzzRoutes(app: AppContext, runs: number): void {
 }
 
 describe('route fuzz, auth + rate limit + CORS on', () => {
-  const app = useApp({ env: { API_KEYS: `fuzz:${KEY}`, AUTH_FAILURES_PER_MINUTE: '0', RATE_LIMIT_PER_MINUTE: '1000000', CORS_ORIGINS: 'https://app.example.com' } });
+  const app = useApp({
+    env: { API_KEYS: `fuzz:${KEY}`, AUTH_FAILURES_PER_MINUTE: '0', RATE_LIMIT_PER_MINUTE: '1000000', CORS_ORIGINS: 'https://app.example.com' },
+  });
   fuzzRoutes(app, RUNS);
 });
 

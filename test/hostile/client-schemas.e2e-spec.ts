@@ -155,7 +155,10 @@ describe('each tenant has its own schemas', () => {
 
   it('colliding $ids never meet, before and after a restart, in either order', async () => {
     const sqlitePath = tempSqlitePath();
-    for (const order of [['acme', 'globex'], ['globex', 'acme']] as const) {
+    for (const order of [
+      ['acme', 'globex'],
+      ['globex', 'acme'],
+    ] as const) {
       const running = await startApp({ sqlitePath, env });
       try {
         const ids: Record<string, string> = {};

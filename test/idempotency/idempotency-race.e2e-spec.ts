@@ -35,7 +35,7 @@ describe('§9 idempotency under concurrency, and a claimer that died before run.
     expect(await executionsOf(app.baseUrl, conversationId)).toEqual([expect.objectContaining({ id })]);
   });
 
-  it('20 concurrent starts with one key and two different bodies: the winner\'s body gets its execution, the other 409', async () => {
+  it("20 concurrent starts with one key and two different bodies: the winner's body gets its execution, the other 409", async () => {
     const conversationId = await createConversation(app.baseUrl);
     const bodyOf = (text: string) => ({ conversationId, provider: 'scripted', input: { text }, idempotencyKey: 'race-key-2' });
     const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => postExecution(app.baseUrl, bodyOf(i % 2 ? 'odd' : 'even'))));

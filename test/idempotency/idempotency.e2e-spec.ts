@@ -113,7 +113,11 @@ describe('§9 idempotency keys', () => {
 
   it('idempotencyKey is 1..255 printable ASCII characters', async () => {
     for (const idempotencyKey of ['', 'k'.repeat(256), 'tab\tkey', 'clé', 42]) {
-      expectError(await postExecution(app.baseUrl, { conversationId: app.conversationId, provider: 'scripted', input: { text: 'x' }, idempotencyKey }), 400, 'VALIDATION_ERROR');
+      expectError(
+        await postExecution(app.baseUrl, { conversationId: app.conversationId, provider: 'scripted', input: { text: 'x' }, idempotencyKey }),
+        400,
+        'VALIDATION_ERROR',
+      );
     }
     const longest = ` ~${'k'.repeat(253)}`;
     const res = await postExecution(app.baseUrl, { conversationId: app.conversationId, provider: 'scripted', input: { text: 'x' }, idempotencyKey: longest });

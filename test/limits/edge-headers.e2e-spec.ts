@@ -47,7 +47,12 @@ describe('security headers and CORS off (the default)', () => {
     const page = await api(app.baseUrl, 'GET', '/docs');
     expect(page.status).toBe(200);
     const csp = page.headers.get('content-security-policy')!;
-    const directives = new Map(csp.split(';').map((d) => d.trim().split(/\s+/)).map(([name, ...values]) => [name, values]));
+    const directives = new Map(
+      csp
+        .split(';')
+        .map((d) => d.trim().split(/\s+/))
+        .map(([name, ...values]) => [name, values]),
+    );
     expect(directives.get('script-src')).toEqual(["'self'"]);
     expect(directives.get('style-src')).toEqual(expect.arrayContaining(["'self'", "'unsafe-inline'"]));
     expect(directives.get('img-src')).toEqual(expect.arrayContaining(["'self'", 'data:']));
@@ -96,7 +101,10 @@ describe('CORS on (CORS_ORIGINS)', () => {
   });
 
   it('lets a listed origin read answers and refusals, and the headers a client needs', async () => {
-    for (const [headers, status] of [[KEY, 200], [{}, 401]] as const) {
+    for (const [headers, status] of [
+      [KEY, 200],
+      [{}, 401],
+    ] as const) {
       const res = await api(app.baseUrl, 'GET', '/v1/runtime', undefined, { ...headers, origin: 'http://localhost:5173' });
       expect(res.status).toBe(status);
       expect(res.headers.get('access-control-allow-origin')).toBe('http://localhost:5173');

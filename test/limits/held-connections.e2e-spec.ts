@@ -82,7 +82,12 @@ describe('REQUEST_TIMEOUT_MS: requests that never finish arriving', () => {
     const conversationId = (await api(app.baseUrl, 'POST', '/v1/conversations', {})).body.id;
     const started = await startExecution(app.baseUrl, {
       conversationId,
-      config: { script: [{ type: 'delay', ms: 3 * TIMEOUT_MS }, { type: 'text', text: 'late but whole' }] },
+      config: {
+        script: [
+          { type: 'delay', ms: 3 * TIMEOUT_MS },
+          { type: 'text', text: 'late but whole' },
+        ],
+      },
     });
     expect(started.status).toBe(201);
     const feed = await openStream(app.baseUrl, '/v1/events');
@@ -92,7 +97,12 @@ describe('REQUEST_TIMEOUT_MS: requests that never finish arriving', () => {
       const events = await readSse(app.baseUrl, `/v1/executions/${started.body.id}/events`);
       expect(performance.now() - begun).toBeGreaterThan(3 * TIMEOUT_MS - 200);
       expect(events.status).toBe(200);
-      expect(events.messages.filter((m) => m.event).map((m) => m.event).at(-1)).toBe('run.completed');
+      expect(
+        events.messages
+          .filter((m) => m.event)
+          .map((m) => m.event)
+          .at(-1),
+      ).toBe('run.completed');
       // Waited through a few keep-alives (200 ms apart) after the timeout.
       expect(events.messages.filter((m) => m.comment === 'keep-alive').length).toBeGreaterThanOrEqual(5);
       // The feed, opened before the run, is still open: it still has bytes to give.
@@ -106,7 +116,8 @@ describe('REQUEST_TIMEOUT_MS: requests that never finish arriving', () => {
 describe('MAX_CONNECTIONS: the cap on open connections', () => {
   const app = useApp({ env: { MAX_CONNECTIONS: '5' } });
 
-  const connections = () => new Promise<number>((resolve, reject) => app.app.getHttpServer().getConnections((error, n) => (error ? reject(error) : resolve(n))));
+  const connections = () =>
+    new Promise<number>((resolve, reject) => app.app.getHttpServer().getConnections((error, n) => (error ? reject(error) : resolve(n))));
 
   it('closes a connection over the cap at once, without reading it, and serves again once one closes', async () => {
     const port = portOf(app.baseUrl);

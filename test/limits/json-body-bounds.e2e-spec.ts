@@ -31,8 +31,7 @@ describe('JSON bodies: well-formed Unicode and MAX_JSON_DEPTH on every route', (
     };
   }
 
-  const execution = (fields: string) =>
-    `{"conversationId":"${app.conversationId}","provider":"scripted","input":{"text":"hi"},${fields}}`.replace(',}', '}');
+  const execution = (fields: string) => `{"conversationId":"${app.conversationId}","provider":"scripted","input":{"text":"hi"},${fields}}`.replace(',}', '}');
 
   it('a lone surrogate in any string or key is 400 VALIDATION_ERROR naming its field; nothing is appended', async () => {
     const actions = await pendingActions();
@@ -59,7 +58,10 @@ describe('JSON bodies: well-formed Unicode and MAX_JSON_DEPTH on every route', (
       });
     }
     // A key is named by the object that holds it.
-    expect((await post('/v1/conversations', `{"metadata":{"${LONE}":1}}`)).body.error).toMatchObject({ message: 'metadata has a key that is not well-formed Unicode (it holds a lone surrogate)', details: { field: 'metadata' } });
+    expect((await post('/v1/conversations', `{"metadata":{"${LONE}":1}}`)).body.error).toMatchObject({
+      message: 'metadata has a key that is not well-formed Unicode (it holds a lone surrogate)',
+      details: { field: 'metadata' },
+    });
     expect(await feedLength()).toBe(before.feed);
     expect(await replay(app.baseUrl, actions.input.id)).toEqual(before.input);
     expect(await replay(app.baseUrl, actions.approval.id)).toEqual(before.approval);
@@ -89,7 +91,10 @@ describe('JSON bodies: well-formed Unicode and MAX_JSON_DEPTH on every route', (
       for (const [path, text] of bodies) {
         const res = await post(path, text);
         expectError(res, 400, 'VALIDATION_ERROR');
-        expect({ path, message: res.body.error.message }).toEqual({ path, message: 'request body nests arrays and objects deeper than 64 levels (MAX_JSON_DEPTH)' });
+        expect({ path, message: res.body.error.message }).toEqual({
+          path,
+          message: 'request body nests arrays and objects deeper than 64 levels (MAX_JSON_DEPTH)',
+        });
       }
     }
     expect(await feedLength()).toBe(before.feed);

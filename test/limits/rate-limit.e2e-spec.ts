@@ -54,13 +54,24 @@ describe('per-tenant rate limit (RATE_LIMIT_PER_MINUTE)', () => {
   it('the 429 reaches a client still uploading a 2 MiB body, 20 of 20 times (the body is drained)', async () => {
     const tries = await new Promise<{ status?: number; body?: string; error?: string }[]>((resolve, reject) => {
       const options = { bytes: 2 * 1024 * 1024, tries: 20, headers: ACME };
-      const child = spawn(process.execPath, [join(__dirname, '..', 'runtime', 'upload-client.js'), `${app.baseUrl}/v1/conversations`, JSON.stringify(options)], {
-        stdio: ['ignore', 'pipe', 'inherit'],
-      });
+      const child = spawn(
+        process.execPath,
+        [join(__dirname, '..', 'runtime', 'upload-client.js'), `${app.baseUrl}/v1/conversations`, JSON.stringify(options)],
+        {
+          stdio: ['ignore', 'pipe', 'inherit'],
+        },
+      );
       let out = '';
       child.stdout.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
       child.once('error', reject);
-      child.once('exit', () => resolve(out.trim().split('\n').map((line) => JSON.parse(line))));
+      child.once('exit', () =>
+        resolve(
+          out
+            .trim()
+            .split('\n')
+            .map((line) => JSON.parse(line)),
+        ),
+      );
     });
     const outcomes = tries.map((t) => t.error ?? `${t.status} ${JSON.parse(t.body!).error.code}`);
     expect(outcomes).toEqual(Array(20).fill('429 RATE_LIMITED'));

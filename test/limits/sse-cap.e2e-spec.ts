@@ -20,7 +20,13 @@ describe('cap on open SSE streams per tenant', () => {
   /** An execution that waits 30 s, so its event stream stays open. */
   const slowExecution = async (who: Record<string, string>) => {
     const conversationId = (await api(app.baseUrl, 'POST', '/v1/conversations', {}, who)).body.id;
-    const res = await api(app.baseUrl, 'POST', '/v1/executions', { conversationId, provider: 'scripted', input: { text: 'x' }, config: { script: [{ type: 'delay', ms: 30000 }] } }, who);
+    const res = await api(
+      app.baseUrl,
+      'POST',
+      '/v1/executions',
+      { conversationId, provider: 'scripted', input: { text: 'x' }, config: { script: [{ type: 'delay', ms: 30000 }] } },
+      who,
+    );
     expect(res.status).toBe(201);
     return res.body.id as string;
   };

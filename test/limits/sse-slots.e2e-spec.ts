@@ -22,7 +22,12 @@ describe('SSE stream places are given back when their socket closes', () => {
   /** An execution that waits 30 s, so that its event stream stays open. */
   const slowExecution = async () => {
     const conversationId = (await api(app.baseUrl, 'POST', '/v1/conversations', {})).body.id;
-    const res = await api(app.baseUrl, 'POST', '/v1/executions', { conversationId, provider: 'scripted', input: { text: 'x' }, config: { script: [{ type: 'delay', ms: 30000 }] } });
+    const res = await api(app.baseUrl, 'POST', '/v1/executions', {
+      conversationId,
+      provider: 'scripted',
+      input: { text: 'x' },
+      config: { script: [{ type: 'delay', ms: 30000 }] },
+    });
     expect(res.status).toBe(201);
     return res.body.id as string;
   };

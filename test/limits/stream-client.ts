@@ -14,7 +14,13 @@ export async function openStream(baseUrl: string, path: string, headers: Record<
   const controller = new AbortController();
   const response = await fetch(`${baseUrl}${path}`, { headers: { accept: 'text/event-stream', ...headers }, signal: controller.signal });
   if (response.status !== 200 || !response.body) {
-    return { status: response.status, headers: response.headers, text: await response.text(), next: async () => ({ done: true }), close: async () => undefined };
+    return {
+      status: response.status,
+      headers: response.headers,
+      text: await response.text(),
+      next: async () => ({ done: true }),
+      close: async () => undefined,
+    };
   }
   const reader = response.body.getReader();
   await reader.read();

@@ -64,9 +64,16 @@ if (!adminUrl || !built) {
 
     it('start on A, stream from B, answer through C, cancel through B: one cleanup (on A), one run.cancelled', async () => {
       const conversationId = await createConversation(url('A'));
-      const script = [{ type: 'action', kind: 'approval', prompt: 'go?' }, { type: 'text', text: 'approved ' }, { type: 'delay', ms: 60000 }];
+      const script = [
+        { type: 'action', kind: 'approval', prompt: 'go?' },
+        { type: 'text', text: 'approved ' },
+        { type: 'delay', ms: 60000 },
+      ];
       const started = await api(url('A'), 'POST', '/v1/executions', {
-        conversationId, provider: 'scripted', input: { text: 'x' }, config: { script, cleanup: 'fail' },
+        conversationId,
+        provider: 'scripted',
+        input: { text: 'x' },
+        config: { script, cleanup: 'fail' },
       });
       expect(started.status).toBe(201);
       const id = started.body.id;
@@ -94,7 +101,12 @@ if (!adminUrl || !built) {
       const events = (await api(url('C'), 'GET', `/v1/executions/${id}/events`)).body.events;
       expect(events.filter((e: any) => e.type === 'run.cancelled')).toHaveLength(1);
       expect(events.map((e: any) => e.type)).toEqual([
-        'run.queued', 'run.started', 'action.required', 'action.responded', 'output.text.delta', 'run.cancelled',
+        'run.queued',
+        'run.started',
+        'action.required',
+        'action.responded',
+        'output.text.delta',
+        'run.cancelled',
       ]);
       const streamed = await stream;
       expect(streamed.messages.filter((m) => m.id).map((m) => JSON.parse(m.data!))).toEqual(events);
@@ -103,9 +115,7 @@ if (!adminUrl || !built) {
     it('3 × 20 racing starts with one idempotency key across the instances make one execution', async () => {
       const conversationId = await createConversation(url('B'));
       const body = { conversationId, provider: 'scripted', input: { text: 'once' }, idempotencyKey: `race-${Date.now()}` };
-      const answers = await Promise.all(
-        Array.from({ length: 60 }, (_, i) => api(url(['A', 'B', 'C'][i % 3]), 'POST', '/v1/executions', body)),
-      );
+      const answers = await Promise.all(Array.from({ length: 60 }, (_, i) => api(url(['A', 'B', 'C'][i % 3]), 'POST', '/v1/executions', body)));
       expect(answers.every((a) => a.status === 200 || a.status === 201)).toBe(true);
       expect(new Set(answers.map((a) => a.body.id)).size).toBe(1);
       const id = answers[0].body.id;
@@ -118,7 +128,15 @@ if (!adminUrl || !built) {
       const victim = await start('D');
       const conversationId = await createConversation(victim.baseUrl);
       const started = await api(victim.baseUrl, 'POST', '/v1/executions', {
-        conversationId, provider: 'scripted', input: { text: 'x' }, config: { script: [{ type: 'text', text: 'before ' }, { type: 'delay', ms: 60000 }] },
+        conversationId,
+        provider: 'scripted',
+        input: { text: 'x' },
+        config: {
+          script: [
+            { type: 'text', text: 'before ' },
+            { type: 'delay', ms: 60000 },
+          ],
+        },
       });
       const id = started.body.id;
       await waitFor('the run to start', async () => ((await get('B', id))?.status === 'running' ? true : undefined));
@@ -150,9 +168,14 @@ if (!adminUrl || !built) {
         while (!stopLoad) {
           const names = Object.keys(instances);
           const name = names[turn++ % names.length];
-          const script = [{ type: 'text', text: 'a ' }, { type: 'delay', ms: 300 }, { type: 'text', text: 'b' }];
-          const res = await api(url(name), 'POST', '/v1/executions', { conversationId, provider: 'scripted', input: { text: 'x' }, config: { script } })
-            .catch(() => undefined);
+          const script = [
+            { type: 'text', text: 'a ' },
+            { type: 'delay', ms: 300 },
+            { type: 'text', text: 'b' },
+          ];
+          const res = await api(url(name), 'POST', '/v1/executions', { conversationId, provider: 'scripted', input: { text: 'x' }, config: { script } }).catch(
+            () => undefined,
+          );
           if (res?.status === 201) acknowledged.set(res.body.id, res.body.lastSequence);
           await sleep(30);
         }

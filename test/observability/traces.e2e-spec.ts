@@ -113,7 +113,7 @@ describeBuilt('traces (compiled server)', () => {
     expect(logLines(server.stdout()).at(-1)).toMatchObject({ msg: 'shut down' });
   });
 
-  it('a key sent in the query string by mistake is redacted from the span\'s url.query', async () => {
+  it("a key sent in the query string by mistake is redacted from the span's url.query", async () => {
     const secret = 'acme-key-in-the-url-0123456789';
     const server = await launch({
       SQLITE_PATH: tempSqlitePath(),
@@ -124,7 +124,9 @@ describeBuilt('traces (compiled server)', () => {
     expect((await api(server.baseUrl, 'GET', `/v1/runtime?token=${secret}`)).status).toBe(400);
     expect((await api(server.baseUrl, 'GET', `/v1/providers?${secret}`)).status).toBe(400);
     const spans = await receiver.waitFor(
-      (all) => all.some((s) => s.name === 'GET /v1/runtime' && 'url.query' in s.attributes) && all.some((s) => s.name === 'GET /v1/providers' && 'url.query' in s.attributes),
+      (all) =>
+        all.some((s) => s.name === 'GET /v1/runtime' && 'url.query' in s.attributes) &&
+        all.some((s) => s.name === 'GET /v1/providers' && 'url.query' in s.attributes),
     );
     expect(spans.find((s) => s.name === 'GET /v1/runtime' && 'url.query' in s.attributes)!.attributes['url.query']).toBe('token=[redacted]');
     expect(spans.find((s) => s.name === 'GET /v1/providers' && 'url.query' in s.attributes)!.attributes['url.query']).toBe('[redacted]');

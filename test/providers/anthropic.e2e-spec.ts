@@ -31,7 +31,13 @@ describe('anthropic provider (official SDK against a loopback upstream)', () => 
     expect(await ended(ctx, id)).toMatchObject({ status: 'completed', outputText: 'Hello' });
     const events = await replay(ctx.baseUrl, id);
     expect(typesOf(events)).toEqual([
-      'run.queued', 'run.started', 'output.text.delta', 'output.text.delta', 'provider.event', 'output.text.done', 'run.completed',
+      'run.queued',
+      'run.started',
+      'output.text.delta',
+      'output.text.delta',
+      'provider.event',
+      'output.text.done',
+      'run.completed',
     ]);
     expect(events[4].data).toEqual({ namespace: 'anthropic', name: 'stop_reason', payload: { reason: 'end_turn' } });
     expect(events.at(-1).data).toEqual({ usage: { inputTokens: 115, outputTokens: 2 } });
@@ -67,9 +73,7 @@ describe('anthropic provider (official SDK against a loopback upstream)', () => 
       inputSchema: LOOKUP.resultSchema,
       tool: { callId: 'toolu_1', name: 'lookup_order', arguments: { orderId: 'A-7' } },
     });
-    expect(ctx.upstream.requests[0].body.tools).toEqual([
-      { name: 'lookup_order', description: LOOKUP.description, input_schema: LOOKUP.parameters },
-    ]);
+    expect(ctx.upstream.requests[0].body.tools).toEqual([{ name: 'lookup_order', description: LOOKUP.description, input_schema: LOOKUP.parameters }]);
     ctx.upstream.reply({ sse: textAnswer(['Shipped.'], { input: 30, output: 2 }) });
     await respond(ctx.baseUrl, id, actionId, { value: { status: 'shipped' } });
     expect(await ended(ctx, id)).toMatchObject({ status: 'completed', outputText: 'Checking. Shipped.' });

@@ -15,7 +15,13 @@ describe('openai-compatible provider (official SDK against a loopback upstream)'
       retries: { max: 2, initialDelayMs: 1, maxDelayMs: 2000 },
     },
     { id: 'oa-idle', kind: 'openai-compatible', baseURL: `${origin}/v1`, model: 'gpt-test', timeouts: { idleMs: 300 } },
-    { id: 'local', kind: 'openai-compatible', baseURL: `${origin}/v1`, model: 'llama3', supports: { tools: false, streamUsage: false, maxCompletionTokens: true } },
+    {
+      id: 'local',
+      kind: 'openai-compatible',
+      baseURL: `${origin}/v1`,
+      model: 'llama3',
+      supports: { tools: false, streamUsage: false, maxCompletionTokens: true },
+    },
   ]);
 
   it('streams each content chunk as a delta, reports usage and the finish reason', async () => {
@@ -25,8 +31,14 @@ describe('openai-compatible provider (official SDK against a loopback upstream)'
     expect(execution).toMatchObject({ status: 'completed', outputText: 'Hello there' });
     const events = await replay(ctx.baseUrl, id);
     expect(typesOf(events)).toEqual([
-      'run.queued', 'run.started', 'output.text.delta', 'output.text.delta', 'output.text.delta',
-      'provider.event', 'output.text.done', 'run.completed',
+      'run.queued',
+      'run.started',
+      'output.text.delta',
+      'output.text.delta',
+      'output.text.delta',
+      'provider.event',
+      'output.text.done',
+      'run.completed',
     ]);
     expect(events.filter((e) => e.type === 'output.text.delta').map((e) => e.data.delta)).toEqual(['Hel', 'lo ', 'there']);
     expect(events.find((e) => e.type === 'provider.event').data).toEqual({ namespace: 'openai', name: 'finish_reason', payload: { reason: 'stop' } });
@@ -37,7 +49,10 @@ describe('openai-compatible provider (official SDK against a loopback upstream)'
     expect(request.headers.authorization).toBe(`Bearer ${SECRET}`);
     expect(request.body).toEqual({
       model: 'gpt-test',
-      messages: [{ role: 'system', content: 'You are terse.' }, { role: 'user', content: 'hi' }],
+      messages: [
+        { role: 'system', content: 'You are terse.' },
+        { role: 'user', content: 'hi' },
+      ],
       stream: true,
       stream_options: { include_usage: true },
     });
@@ -47,7 +62,13 @@ describe('openai-compatible provider (official SDK against a loopback upstream)'
     ctx.upstream.reply({ sse: textAnswer(['ok']) }, { sse: textAnswer(['ok'], null) });
     await ended(ctx, await start(ctx, 'oa', 'hi', { model: 'gpt-other', temperature: 0.2, maxTokens: 50, system: 'Be kind.' }));
     expect(ctx.upstream.requests[0].body).toMatchObject({
-      model: 'gpt-other', temperature: 0.2, max_tokens: 50, messages: [{ role: 'system', content: 'Be kind.' }, { role: 'user', content: 'hi' }],
+      model: 'gpt-other',
+      temperature: 0.2,
+      max_tokens: 50,
+      messages: [
+        { role: 'system', content: 'Be kind.' },
+        { role: 'user', content: 'hi' },
+      ],
     });
     // A keyless local endpoint: no Authorization header, no stream_options, max_completion_tokens.
     const local = await ended(ctx, await start(ctx, 'local', 'hi', { maxTokens: 7 }));
@@ -136,7 +157,10 @@ describe('openai-compatible provider (official SDK against a loopback upstream)'
 
   it('the API key appears in no event, response, error body or log line', async () => {
     // Some APIs echo part of a rejected key in their error body: it must not travel on.
-    ctx.upstream.reply({ status: 401, json: { error: { message: `Incorrect API key provided: ${SECRET}`, type: 'invalid_request_error', code: 'invalid_api_key' } } });
+    ctx.upstream.reply({
+      status: 401,
+      json: { error: { message: `Incorrect API key provided: ${SECRET}`, type: 'invalid_request_error', code: 'invalid_api_key' } },
+    });
     const rejected = await ended(ctx, await start(ctx, 'oa', 'hi'));
     expect(rejected.error).toEqual({ code: 'PROVIDER_ERROR', message: 'upstream answered HTTP 401 (invalid_api_key)' });
     ctx.upstream.reply({ sse: [chunk({ content: 'x' }), streamError(`leaked ${SECRET}`)] });
@@ -147,7 +171,10 @@ describe('openai-compatible provider (official SDK against a loopback upstream)'
       bodies.push((await api(ctx.baseUrl, 'GET', path)).text);
     }
     for (const id of [rejected.id, broken.id]) bodies.push((await api(ctx.baseUrl, 'GET', `/v1/executions/${id}/events`)).text);
-    bodies.push((await api(ctx.baseUrl, 'POST', '/v1/executions', { conversationId: ctx.conversationId, provider: 'oa', input: { text: 'x' }, config: { nope: 1 } })).text);
+    bodies.push(
+      (await api(ctx.baseUrl, 'POST', '/v1/executions', { conversationId: ctx.conversationId, provider: 'oa', input: { text: 'x' }, config: { nope: 1 } }))
+        .text,
+    );
     const everything = bodies.join('\n') + ctx.logs();
     expect(everything).not.toContain(SECRET);
     expect(everything).not.toContain(SECRET.slice(8));

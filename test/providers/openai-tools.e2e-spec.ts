@@ -130,11 +130,17 @@ describe('openai-compatible provider: tools as actions and config checks', () =>
 
   it('tools on an instance configured without them are 400', async () => {
     const res = await api(ctx.baseUrl, 'POST', '/v1/executions', {
-      conversationId: ctx.conversationId, provider: 'local', input: { text: 'hi' }, config: { tools: [CLOCK] },
+      conversationId: ctx.conversationId,
+      provider: 'local',
+      input: { text: 'hi' },
+      config: { tools: [CLOCK] },
     });
     expectError(res, 400, 'VALIDATION_ERROR');
     const preflight = await api(ctx.baseUrl, 'POST', '/v1/executions', {
-      conversationId: ctx.conversationId, provider: 'local', input: { text: 'hi' }, requiredCapabilities: ['tools'],
+      conversationId: ctx.conversationId,
+      provider: 'local',
+      input: { text: 'hi' },
+      requiredCapabilities: ['tools'],
     });
     expectError(preflight, 422, 'CAPABILITY_UNSUPPORTED', { capabilities: [{ name: 'tools', level: 'unsupported' }] });
     expect(ctx.upstream.requests).toHaveLength(0);

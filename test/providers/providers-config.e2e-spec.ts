@@ -49,7 +49,10 @@ describe('PROVIDERS_CONFIG: manifests derived from kind and settings', () => {
   it('provider.event takes the namespace of the kind, not the instance id', async () => {
     const conversationId = await createConversation(app.baseUrl);
     const res = await api(app.baseUrl, 'POST', '/v1/executions', {
-      conversationId, provider: 'demo', input: { text: 'x' }, config: { script: [{ type: 'providerEvent', name: 'ping' }] },
+      conversationId,
+      provider: 'demo',
+      input: { text: 'x' },
+      config: { script: [{ type: 'providerEvent', name: 'ping' }] },
     });
     await waitForExecution(app.baseUrl, res.body.id);
     const event = (await replay(app.baseUrl, res.body.id)).find((e) => e.type === 'provider.event');

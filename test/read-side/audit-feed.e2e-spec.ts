@@ -12,8 +12,13 @@ describe('the audit feed', () => {
   beforeAll(async () => {
     conversationId = (await api(app.baseUrl, 'POST', '/v1/conversations', { title: 'audited' }, as('acme'))).body.id;
     for (const idempotencyKey of ['k1', 'k2', null]) {
-      const res = await api(app.baseUrl, 'POST', '/v1/executions',
-        { conversationId, provider: 'scripted', input: { text: `run ${idempotencyKey} of acme` }, idempotencyKey }, as('acme'));
+      const res = await api(
+        app.baseUrl,
+        'POST',
+        '/v1/executions',
+        { conversationId, provider: 'scripted', input: { text: `run ${idempotencyKey} of acme` }, idempotencyKey },
+        as('acme'),
+      );
       executions.push(res.body.id);
     }
     const other = (await api(app.baseUrl, 'POST', '/v1/conversations', {}, as('globex'))).body.id;
@@ -82,7 +87,12 @@ describe('the audit feed', () => {
     expect(firstFive.map((m) => Number(m.id))).toEqual(events.slice(0, 5).map((e) => e.position));
     expect(JSON.parse(firstFive[0].data!)).toEqual(events[0]);
     const resumed = await readSse(app.baseUrl, '/v1/events', { ...as('acme'), 'last-event-id': firstFive[4].id! }, stop(events.length - 5));
-    expect(resumed.messages.filter((m) => m.id).map((m) => JSON.parse(m.data!)).slice(0, events.length - 5)).toEqual(events.slice(5));
+    expect(
+      resumed.messages
+        .filter((m) => m.id)
+        .map((m) => JSON.parse(m.data!))
+        .slice(0, events.length - 5),
+    ).toEqual(events.slice(5));
     // Live: a new execution's events arrive on a stream that is already open.
     const live = readSse(app.baseUrl, `/v1/events?after=${events.at(-1).position}`, as('acme'), (m) => m.some((x) => x.event === 'run.completed'));
     await new Promise((r) => setTimeout(r, 100));

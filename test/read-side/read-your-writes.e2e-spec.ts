@@ -14,7 +14,15 @@ describe('read-your-writes under concurrent writes', () => {
     await Promise.all(
       Array.from({ length: 40 }, async (_, i) => {
         const conversationId = conversations[i % 4];
-        const started = await startExecution(app.baseUrl, { conversationId, config: { script: [{ type: 'delay', ms: 50 }, { type: 'text', text: `w${i}` }] } });
+        const started = await startExecution(app.baseUrl, {
+          conversationId,
+          config: {
+            script: [
+              { type: 'delay', ms: 50 },
+              { type: 'text', text: `w${i}` },
+            ],
+          },
+        });
         const id = started.body.id;
         const [byId, conversation, search] = await Promise.all([
           api(app.baseUrl, 'GET', `/v1/executions/${id}`),
@@ -31,7 +39,10 @@ describe('read-your-writes under concurrent writes', () => {
 
   it('an answer and a cancel show at once in the actions list and the resource', async () => {
     const conversationId = await createConversation(app.baseUrl);
-    const script = [{ type: 'action', kind: 'approval', prompt: 'a?' }, { type: 'action', kind: 'approval', prompt: 'b?' }];
+    const script = [
+      { type: 'action', kind: 'approval', prompt: 'a?' },
+      { type: 'action', kind: 'approval', prompt: 'b?' },
+    ];
     const id = (await startExecution(app.baseUrl, { conversationId, config: { script } })).body.id;
     const waiting = await waitForAction(app.baseUrl, id);
     expect((await respond(app.baseUrl, id, waiting.pendingActionIds[0], { decision: 'approve' })).status).toBe(200);

@@ -56,7 +56,12 @@ describe('execution search', () => {
     const inFirst = await everyPage(`conversationId=${first}&limit=100`);
     expect(inFirst).toHaveLength(151);
     const failed = await everyPage('status=failed&limit=100');
-    expect(failed.map((e) => e.id).sort()).toEqual(all.filter((e) => e.status === 'failed').map((e) => e.id).sort());
+    expect(failed.map((e) => e.id).sort()).toEqual(
+      all
+        .filter((e) => e.status === 'failed')
+        .map((e) => e.id)
+        .sort(),
+    );
     expect(await everyPage(`conversationId=${first}&status=failed`)).toEqual([]);
     const waiting = await everyPage('status=requires_action&provider=scripted');
     expect(waiting.map((e) => e.id)).toEqual([all.at(-1)!.id]);

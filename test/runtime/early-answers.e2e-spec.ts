@@ -27,7 +27,15 @@ function upload(url: string, options: Record<string, unknown>): Promise<Try[]> {
     let out = '';
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
     child.once('error', reject);
-    child.once('exit', () => resolve(out.trim().split('\n').filter(Boolean).map((line) => JSON.parse(line))));
+    child.once('exit', () =>
+      resolve(
+        out
+          .trim()
+          .split('\n')
+          .filter(Boolean)
+          .map((line) => JSON.parse(line)),
+      ),
+    );
   });
 }
 

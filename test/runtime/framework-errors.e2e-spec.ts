@@ -51,7 +51,7 @@ describe('framework errors in the envelope', () => {
     ['a non-numeric Content-Length', 'POST /v1/conversations HTTP/1.1\r\nHost: x\r\nContent-Length: abc\r\n\r\n', 400],
     ['two Content-Lengths', 'POST /v1/conversations HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\nContent-Length: 3\r\n\r\n{}', 400],
     ['an unknown method token', 'FROB /v1/runtime HTTP/1.1\r\nHost: x\r\n\r\n', 400],
-    ['headers over Node\'s limit', `GET /v1/runtime HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20 * 1024)}\r\n\r\n`, 431],
+    ["headers over Node's limit", `GET /v1/runtime HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20 * 1024)}\r\n\r\n`, 431],
   ])('%s is answered in the envelope and the connection closes', async (_, request, status) => {
     const res = await rawRequest(port(), request);
     expect(res.status).toBe(status);
@@ -82,7 +82,7 @@ describe('a request that arrives while the server closes', () => {
       socket.once('error', () => resolve(true));
     });
 
-  it('is 503 SERVICE_UNAVAILABLE in the envelope with Retry-After, not Fastify\'s own 503 body', async () => {
+  it("is 503 SERVICE_UNAVAILABLE in the envelope with Retry-After, not Fastify's own 503 body", async () => {
     const app = await startApp();
     const port = Number(new URL(app.baseUrl).port);
     // A request still arriving keeps its connection open through the close; the next request

@@ -79,7 +79,13 @@ describeBuilt('graceful shutdown with open event streams (compiled server)', () 
       conversationId,
       provider: 'scripted',
       input: { text: 'x' },
-      config: { script: [{ type: 'text', text: 'before ' }, { type: 'delay', ms: 60000 }, { type: 'text', text: 'after' }] },
+      config: {
+        script: [
+          { type: 'text', text: 'before ' },
+          { type: 'delay', ms: 60000 },
+          { type: 'text', text: 'after' },
+        ],
+      },
     });
     expect(started.status).toBe(201);
     const id = started.body.id;

@@ -24,9 +24,18 @@ describe('metrics', () => {
       if (i > 300) throw new Error('not completed');
       await new Promise((r) => setTimeout(r, 10));
     }
-    const waiting = await api(app.baseUrl, 'POST', '/v1/executions', {
-      conversationId, provider: 'scripted', input: { text: 'x' }, config: { script: [{ type: 'delay', ms: 60000 }] },
-    }, auth);
+    const waiting = await api(
+      app.baseUrl,
+      'POST',
+      '/v1/executions',
+      {
+        conversationId,
+        provider: 'scripted',
+        input: { text: 'x' },
+        config: { script: [{ type: 'delay', ms: 60000 }] },
+      },
+      auth,
+    );
     const stream = readSse(app.baseUrl, `/v1/executions/${waiting.body.id}/events`, auth, (m) => m.some((x) => x.event === 'run.cancelled'));
     await new Promise((r) => setTimeout(r, 200));
     const after = await scrape();

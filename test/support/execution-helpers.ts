@@ -5,20 +5,14 @@ import { api, JsonResponse, startExecution, waitForExecution } from './app-harne
 export type Step = Record<string, unknown>;
 
 /** Starts a scripted execution and insists on the 201 of docs/api.md#executions. */
-export async function startScript(
-  baseUrl: string,
-  conversationId: string,
-  script: Step[],
-  config: Record<string, unknown> = {},
-): Promise<any> {
+export async function startScript(baseUrl: string, conversationId: string, script: Step[], config: Record<string, unknown> = {}): Promise<any> {
   const res = await startExecution(baseUrl, { conversationId, config: { script, ...config } });
   if (res.status !== 201) throw new Error(`execution not started: ${res.status} ${res.text}`);
   return res.body;
 }
 
 /** Waits for `status`, or for an end that rules it out (the caller's assertion then says which). */
-export const waitForStatus = (baseUrl: string, id: string, status: string) =>
-  waitForExecution(baseUrl, id, (e) => e.status === status || isEnded(e.status));
+export const waitForStatus = (baseUrl: string, id: string, status: string) => waitForExecution(baseUrl, id, (e) => e.status === status || isEnded(e.status));
 
 const isEnded = (status: string) => ['completed', 'failed', 'cancelled'].includes(status);
 
@@ -53,8 +47,7 @@ export const executionsOf = async (baseUrl: string, conversationId: string): Pro
 export const respond = (baseUrl: string, id: string, actionId: string, body: unknown) =>
   api(baseUrl, 'POST', `/v1/executions/${id}/actions/${actionId}:respond`, body);
 
-export const cancel = (baseUrl: string, id: string, body: unknown = {}) =>
-  api(baseUrl, 'POST', `/v1/executions/${id}:cancel`, body);
+export const cancel = (baseUrl: string, id: string, body: unknown = {}) => api(baseUrl, 'POST', `/v1/executions/${id}:cancel`, body);
 
 export const listActions = async (baseUrl: string, id: string): Promise<any[]> => {
   const res = await api(baseUrl, 'GET', `/v1/executions/${id}/actions`);

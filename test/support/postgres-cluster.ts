@@ -40,7 +40,9 @@ export function findPostgresBinaries(): string | undefined {
   if (configured) return has(configured) ? configured : undefined;
   const root = '/usr/lib/postgresql';
   if (existsSync(root)) {
-    const versions = readdirSync(root).filter((v) => /^\d+$/.test(v)).sort((a, b) => Number(b) - Number(a));
+    const versions = readdirSync(root)
+      .filter((v) => /^\d+$/.test(v))
+      .sort((a, b) => Number(b) - Number(a));
     for (const version of versions) if (has(join(root, version, 'bin'))) return join(root, version, 'bin');
   }
   for (const dir of (process.env.PATH ?? '').split(':')) {

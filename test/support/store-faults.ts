@@ -15,10 +15,7 @@ export type AppendFault = 'refuse' | 'lose-ack';
  * Wraps one store's `append` so that chosen appends fail with the port's typed error; the real
  * store does all the rest. Returns the function that takes the wrapper off again.
  */
-export function injectAppendFaults(
-  app: EventStore,
-  choose: (streamId: string, events: NewEvent[]) => AppendFault | null,
-): () => void {
+export function injectAppendFaults(app: EventStore, choose: (streamId: string, events: NewEvent[]) => AppendFault | null): () => void {
   // Under the app's observers, so readiness and read-your-writes see the faults as real ones.
   const store = adapterOf(app);
   const real = store.append.bind(store);

@@ -139,8 +139,7 @@ const checker = new SchemaChecker();
 export const schemaProblem = (schema: unknown): Promise<string | null> => checker.check({ op: 'schema', schema });
 
 /** Null when `value` satisfies `schema`, else a message in the VALIDATION_ERROR style. */
-export const valueProblem = (schema: object, value: unknown, root = 'value'): Promise<string | null> =>
-  checker.check({ op: 'value', schema, value, root });
+export const valueProblem = (schema: object, value: unknown, root = 'value'): Promise<string | null> => checker.check({ op: 'value', schema, value, root });
 
 /** Ends the schema worker when an app shuts down (a test process starts and stops many apps). */
 export const closeSchemaChecker = (): Promise<void> => checker.close();

@@ -28,11 +28,7 @@ export function decideConversation(command: ConversationCommand, state: Conversa
   return [{ type: 'conversation.created', data: { title: command.title, metadata: command.metadata } }];
 }
 
-export function evolveConversation(
-  state: ConversationState | null,
-  event: ConversationEvent & { occurredAt: string },
-  id: string,
-): ConversationState {
+export function evolveConversation(state: ConversationState | null, event: ConversationEvent & { occurredAt: string }, id: string): ConversationState {
   switch (event.type) {
     case 'conversation.created':
       return { id, title: event.data.title, metadata: event.data.metadata, createdAt: event.occurredAt };

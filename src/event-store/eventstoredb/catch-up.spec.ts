@@ -64,7 +64,10 @@ describe('catchUp', () => {
         [3, 4, 5].forEach((n) => subscription.write(n));
       }
     });
-    const seen = await collect(catchUp(source, 0, (n) => n, new AbortController().signal), 5);
+    const seen = await collect(
+      catchUp(source, 0, (n) => n, new AbortController().signal),
+      5,
+    );
     expect(seen).toEqual([1, 2, 3, 4, 5]);
     expect(opened.map((s) => s.from)).toEqual([0, 3]);
     expect(opened.every((s) => s.unsubscribed)).toBe(true);
@@ -86,9 +89,12 @@ describe('catchUp', () => {
 
   it('throws an error that is not about the connection', async () => {
     const { source } = harness((subscription) => subscription.emit('error', new AccessDeniedError()));
-    await expect(collect(catchUp(source, undefined, (n) => n, new AbortController().signal), 1)).rejects.toBeInstanceOf(
-      AccessDeniedError,
-    );
+    await expect(
+      collect(
+        catchUp(source, undefined, (n) => n, new AbortController().signal),
+        1,
+      ),
+    ).rejects.toBeInstanceOf(AccessDeniedError);
   });
 
   it('ends an idle iteration when the signal aborts, and unsubscribes', async () => {

@@ -9,9 +9,7 @@ describe('EventStoreDbEventStore.connect', () => {
   });
 
   it('accepts the kurrentdb:// spelling of the same connection string', async () => {
-    await expect(EventStoreDbEventStore.connect('kurrentdb://127.0.0.1:1?tls=false', { timeoutMs: 3_000 })).rejects.toThrow(
-      /^cannot reach EventStoreDB/,
-    );
+    await expect(EventStoreDbEventStore.connect('kurrentdb://127.0.0.1:1?tls=false', { timeoutMs: 3_000 })).rejects.toThrow(/^cannot reach EventStoreDB/);
   });
 
   it('rejects a malformed connection string before connecting', async () => {

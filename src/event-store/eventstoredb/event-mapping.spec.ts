@@ -36,7 +36,7 @@ describe('EventStoreDB event mapping', () => {
     });
   });
 
-  it('sends the caller\'s event id, or a fresh UUIDv7 per event when there is none', () => {
+  it("sends the caller's event id, or a fresh UUIDv7 per event when there is none", () => {
     const meta = { tenantId: 't', schemaVersion: 1, correlationId: null, causationId: null };
     const id = '01890a5d-ac96-774b-bcce-b302099a8057';
     expect(toEventData({ id, type: 'x', data: {}, metadata: meta }, '2025-01-01T00:00:00.000Z').id).toBe(id);

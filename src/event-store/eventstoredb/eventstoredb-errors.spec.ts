@@ -32,11 +32,15 @@ describe('EventStoreDB errors', () => {
   it.each([
     ['a connection that cannot be made or was lost', grpcFailure(status.UNAVAILABLE, 'No connection established'), UnavailableError],
     ['a call the server cut', grpcFailure(status.CANCELLED, 'Call cancelled'), CancelledError],
-    ['a leader change', grpcFailure(status.NOT_FOUND, 'Leader info available', {
-      exception: 'not-leader',
-      'leader-endpoint-host': '10.0.0.2',
-      'leader-endpoint-port': '2113',
-    }), NotLeaderError],
+    [
+      'a leader change',
+      grpcFailure(status.NOT_FOUND, 'Leader info available', {
+        exception: 'not-leader',
+        'leader-endpoint-host': '10.0.0.2',
+        'leader-endpoint-port': '2113',
+      }),
+      NotLeaderError,
+    ],
     ['an exceeded deadline', grpcFailure(status.DEADLINE_EXCEEDED, 'Deadline exceeded'), DeadlineExceededError],
     ['a server-side commit timeout', grpcFailure(status.ABORTED, 'Operation timed out'), TimeoutError],
     ['a stream reset mid-call', grpcFailure(status.INTERNAL, 'Received RST_STREAM with code 2'), UnknownError],
@@ -66,7 +70,7 @@ describe('EventStoreDB errors', () => {
     expect(asStoreUnavailable(native, 'x')).toBe(native);
   });
 
-  it('does not take the client\'s own cancellation (an unsubscribe) for a server that cut the call', () => {
+  it("does not take the client's own cancellation (an unsubscribe) for a server that cut the call", () => {
     // The client keeps a cancellation it asked for as a bare gRPC error, not a CancelledError.
     const own = grpcFailure(status.CANCELLED, 'Cancelled on client');
     expect(own).not.toBeInstanceOf(CancelledError);

@@ -1,11 +1,4 @@
-import {
-  CancelledError,
-  DeadlineExceededError,
-  NotLeaderError,
-  TimeoutError,
-  UnavailableError,
-  UnknownError,
-} from '@eventstore/db-client';
+import { CancelledError, DeadlineExceededError, NotLeaderError, TimeoutError, UnavailableError, UnknownError } from '@eventstore/db-client';
 import { StoreUnavailableError } from '../event-store';
 
 /** gRPC status INTERNAL; @grpc/grpc-js is the client's dependency, not ours, so no import for one constant. */

@@ -30,16 +30,7 @@ import { openClient } from './connection';
 import { isSystemEvent, numberToPosition, positionToNumber, toEventData, toStoredEvent } from './event-mapping';
 import { asStoreUnavailable } from './eventstoredb-errors';
 import { followFiltered, matcherOf } from './filtered-subscription';
-import {
-  cursorAfter,
-  isPositionAfter,
-  readAllAfter,
-  readHeadPosition,
-  readStreamAfter,
-  readStreamHead,
-  recordedPosition,
-  recordedRevision,
-} from './reads';
+import { cursorAfter, isPositionAfter, readAllAfter, readHeadPosition, readStreamAfter, readStreamHead, recordedPosition, recordedRevision } from './reads';
 
 const CONNECT_TIMEOUT_MS = 5_000;
 
@@ -73,10 +64,7 @@ export class EventStoreDbEventStore implements EventStore {
   }
 
   /** Connects and proves the server answers, so a wrong address fails at start-up, not at the first request. */
-  static async connect(
-    connectionString: string,
-    options: { timeoutMs?: number } = {},
-  ): Promise<EventStoreDbEventStore> {
+  static async connect(connectionString: string, options: { timeoutMs?: number } = {}): Promise<EventStoreDbEventStore> {
     return new EventStoreDbEventStore(await openClient(connectionString, options.timeoutMs ?? CONNECT_TIMEOUT_MS));
   }
 
@@ -96,18 +84,12 @@ export class EventStoreDbEventStore implements EventStore {
         nextRevision,
         // The server reports the log offset of the batch's last event; should a reply ever lack
         // it, the appended event itself has it, and the append must not look failed for that.
-        position: result.position
-          ? positionToNumber(result.position, `the append to ${streamId}`)
-          : await this.positionOf(streamId, nextRevision),
+        position: result.position ? positionToNumber(result.position, `the append to ${streamId}`) : await this.positionOf(streamId, nextRevision),
       };
     } catch (error) {
       if (error instanceof WrongExpectedVersionError) {
         const actual = error.actualVersion;
-        throw new WrongExpectedRevisionError(
-          streamId,
-          expected,
-          typeof actual === 'bigint' ? Number(actual) : actual === NO_STREAM ? null : undefined,
-        );
+        throw new WrongExpectedRevisionError(streamId, expected, typeof actual === 'bigint' ? Number(actual) : actual === NO_STREAM ? null : undefined);
       }
       throw asStoreUnavailable(error, `the append to ${streamId}`);
     }
@@ -167,8 +149,7 @@ export class EventStoreDbEventStore implements EventStore {
     return followUntil(this.closing.signal, options.signal, (signal) =>
       catchUp<AllStreamResolvedEvent, Position, StoredEvent>(
         {
-          open: (cursor) =>
-            this.client.subscribeToAll({ fromPosition: cursor ?? START, filter: excludeSystemEvents() }),
+          open: (cursor) => this.client.subscribeToAll({ fromPosition: cursor ?? START, filter: excludeSystemEvents() }),
           cursorOf: recordedPosition,
           isAfter: isPositionAfter,
         },
@@ -211,5 +192,4 @@ export class EventStoreDbEventStore implements EventStore {
   private assertOpen(): void {
     if (this.closing.signal.aborted) throw new Error('event store is closed');
   }
-
 }

@@ -68,9 +68,7 @@ function serverFilter(filter: AllFilter, onCheckpoint: (position: Position) => v
  * event-type prefixes, never both, and a type prefix also lets `run.queued.v2` through for
  * `run.queued`. An empty list matches nothing, as it does in the SQLite adapter.
  */
-export function matcherOf(
-  filter: AllFilter,
-): (event: { streamId: string; type: string; metadata?: { tenantId?: string } }) => boolean {
+export function matcherOf(filter: AllFilter): (event: { streamId: string; type: string; metadata?: { tenantId?: string } }) => boolean {
   const { streamPrefixes, types, tenantId } = filter;
   return (event) =>
     (streamPrefixes === undefined || streamPrefixes.some((prefix) => event.streamId.startsWith(prefix))) &&

@@ -163,7 +163,6 @@ export class PostgresEventStore implements EventStore {
     await this.pool.end();
   }
 
-
   /**
    * Reads $all, waiting (briefly, bounded) until everything this instance has acknowledged is below
    * the frontier, so a caller that appended and then reads the log sees its own events even while

@@ -85,17 +85,17 @@ export async function countAllAfter(pool: Pool, after: number, limit: number, fi
 }
 
 export async function readStreamAfter(pool: Pool, streamId: string, after: number, limit: number | null): Promise<StoredEvent[]> {
-  const { rows } = await pool.query<EventRowOut>(
-    `SELECT ${COLUMNS} FROM ${EVENTS_TABLE} WHERE stream_id = $1 AND revision > $2 ORDER BY revision LIMIT $3`,
-    [streamId, after, limit],
-  );
+  const { rows } = await pool.query<EventRowOut>(`SELECT ${COLUMNS} FROM ${EVENTS_TABLE} WHERE stream_id = $1 AND revision > $2 ORDER BY revision LIMIT $3`, [
+    streamId,
+    after,
+    limit,
+  ]);
   return rows.map(toStored);
 }
 
 export async function readStreamHead(pool: Pool, streamId: string): Promise<number | null> {
-  const { rows } = await pool.query<{ revision: string }>(
-    `SELECT revision FROM ${EVENTS_TABLE} WHERE stream_id = $1 ORDER BY revision DESC LIMIT 1`,
-    [streamId],
-  );
+  const { rows } = await pool.query<{ revision: string }>(`SELECT revision FROM ${EVENTS_TABLE} WHERE stream_id = $1 ORDER BY revision DESC LIMIT 1`, [
+    streamId,
+  ]);
   return rows.length === 0 ? null : Number(rows[0].revision);
 }

@@ -64,9 +64,7 @@ export async function migrate(pool: Pool): Promise<StoreConstants> {
   try {
     await client.query('BEGIN');
     await client.query(`SELECT pg_advisory_xact_lock(${MIGRATION_LOCK})`);
-    await client.query(
-      `CREATE TABLE IF NOT EXISTS ${MIGRATIONS_TABLE} (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())`,
-    );
+    await client.query(`CREATE TABLE IF NOT EXISTS ${MIGRATIONS_TABLE} (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())`);
     const { rows } = await client.query<{ version: number | null }>(`SELECT max(version) AS version FROM ${MIGRATIONS_TABLE}`);
     const current = rows[0].version ?? 0;
     if (current > SCHEMA_VERSION) {

@@ -48,8 +48,7 @@ function filteredSql(filter: AllFilter, limit: string): string {
 }
 
 /** Counts the matching rows after a position, at most a bound limit of them, reading no row's data. */
-export const countSql = (filter: AllFilter): string =>
-  `SELECT count(*) AS n FROM (SELECT 1 FROM events WHERE ${whereSql(filter)} ORDER BY position LIMIT ?)`;
+export const countSql = (filter: AllFilter): string => `SELECT count(*) AS n FROM (SELECT 1 FROM events WHERE ${whereSql(filter)} ORDER BY position LIMIT ?)`;
 
 /** Each distinct filter's statement, prepared once. */
 export class FilteredStatements {

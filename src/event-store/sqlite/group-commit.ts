@@ -158,17 +158,7 @@ export class GroupCommit {
     let position = 0;
     for (const row of pending.rows) {
       revision += 1;
-      const info = this.insert.run(
-        pending.streamId,
-        revision,
-        row.type,
-        row.data,
-        row.metadata,
-        row.occurredAt,
-        row.id,
-        row.tenantId,
-        row.schemaVersion,
-      );
+      const info = this.insert.run(pending.streamId, revision, row.type, row.data, row.metadata, row.occurredAt, row.id, row.tenantId, row.schemaVersion);
       position = Number(info.lastInsertRowid);
     }
     touched.add(pending.streamId);

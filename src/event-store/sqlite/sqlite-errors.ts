@@ -7,8 +7,7 @@ import { StoreUnavailableError } from '../event-store';
  */
 const UNAVAILABLE = ['SQLITE_FULL', 'SQLITE_IOERR', 'SQLITE_BUSY', 'SQLITE_LOCKED', 'SQLITE_CANTOPEN', 'SQLITE_READONLY', 'SQLITE_NOMEM', 'SQLITE_PROTOCOL'];
 
-const isUnavailable = (code: unknown): boolean =>
-  typeof code === 'string' && UNAVAILABLE.some((prefix) => code === prefix || code.startsWith(`${prefix}_`));
+const isUnavailable = (code: unknown): boolean => typeof code === 'string' && UNAVAILABLE.some((prefix) => code === prefix || code.startsWith(`${prefix}_`));
 
 /** The port's typed error for what SQLite reports as unavailability; anything else unchanged. */
 export function asStoreUnavailable(error: unknown, what = 'the SQLite event store'): unknown {

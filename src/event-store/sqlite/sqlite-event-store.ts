@@ -58,9 +58,7 @@ export class SqliteEventStore implements EventStore {
     // Subscriptions read on every wake-up, so their chunk size is a literal: SQLite 3.53 plans with
     // the value of a bound LIMIT and so re-prepares the statement on every call (~20 µs measured
     // here; an empty read with a literal LIMIT takes ~3 µs).
-    this.streamChunkAfter = db.prepare(
-      `SELECT * FROM events WHERE stream_id = ? AND revision > ? ORDER BY revision LIMIT ${READ_CHUNK}`,
-    );
+    this.streamChunkAfter = db.prepare(`SELECT * FROM events WHERE stream_id = ? AND revision > ? ORDER BY revision LIMIT ${READ_CHUNK}`);
     this.allChunkAfter = db.prepare(`SELECT * FROM events WHERE position > ? ORDER BY position LIMIT ${READ_CHUNK}`);
   }
 
@@ -88,9 +86,7 @@ export class SqliteEventStore implements EventStore {
   async readStream(streamId: string, options: ReadOptions = {}): Promise<StoredEvent[]> {
     this.assertOpen();
     const { after = -1, limit } = options;
-    return this.reading(() =>
-      (limit === undefined ? this.streamAllAfter.all(streamId, after) : this.streamAfter.all(streamId, after, limit)).map(toStored),
-    );
+    return this.reading(() => (limit === undefined ? this.streamAllAfter.all(streamId, after) : this.streamAfter.all(streamId, after, limit)).map(toStored));
   }
 
   async streamHead(streamId: string): Promise<number | null> {

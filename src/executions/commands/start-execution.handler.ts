@@ -71,12 +71,16 @@ export class StartExecutionHandler implements ICommandHandler<StartExecutionComm
     bindExecutionId(executionId);
     const events = decide({ type: 'queue', data: request }, null);
     const occurredAt = nowIso();
-    const result = await this.store.append(
-      executionStream(executionId),
-      toNewEvents(executionId, events, { tenantId, occurredAt }),
-      'no_stream',
-    );
-    const loaded = { state: fold(events.map((e) => ({ ...e, sequence: 1, occurredAt })), executionId)!, tenantId, owner: INSTANCE_ID, revision: result.nextRevision };
+    const result = await this.store.append(executionStream(executionId), toNewEvents(executionId, events, { tenantId, occurredAt }), 'no_stream');
+    const loaded = {
+      state: fold(
+        events.map((e) => ({ ...e, sequence: 1, occurredAt })),
+        executionId,
+      )!,
+      tenantId,
+      owner: INSTANCE_ID,
+      revision: result.nextRevision,
+    };
     this.runner.launch(loaded);
     return loaded.state;
   }

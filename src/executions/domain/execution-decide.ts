@@ -1,18 +1,9 @@
 import { ErrorInfo, ExecutionEvent } from './execution-events';
 import { ActionState, ExecutionState, isTerminal } from './execution-state';
-import {
-  ActionAlreadyResolvedError,
-  ActionCancelledError,
-  ActionNotFoundError,
-  ExecutionNotFoundError,
-  ExecutionStateError,
-} from './execution-errors';
+import { ActionAlreadyResolvedError, ActionCancelledError, ActionNotFoundError, ExecutionNotFoundError, ExecutionStateError } from './execution-errors';
 
 type QueuedData = Extract<ExecutionEvent, { type: 'run.queued' }>['data'];
-type ProviderOutput = Extract<
-  ExecutionEvent,
-  { type: 'output.text.delta' | 'provider.event' | 'action.required' | 'artifact.created' }
->;
+type ProviderOutput = Extract<ExecutionEvent, { type: 'output.text.delta' | 'provider.event' | 'action.required' | 'artifact.created' }>;
 
 export type ExecutionCommand =
   | { type: 'queue'; data: QueuedData }

@@ -39,8 +39,12 @@ function given(...events: ExecutionEvent[]) {
 
 describe('execution decider', () => {
   it('queues a new execution once', () => {
-    given().when({ type: 'queue', data: (queued as any).data }).then([queued]);
-    given(queued).when({ type: 'queue', data: (queued as any).data }).thenFails('invalid_state');
+    given()
+      .when({ type: 'queue', data: (queued as any).data })
+      .then([queued]);
+    given(queued)
+      .when({ type: 'queue', data: (queued as any).data })
+      .thenFails('invalid_state');
   });
 
   it('starts only a queued execution', () => {
@@ -57,8 +61,12 @@ describe('execution decider', () => {
 
   it('refuses provider output after the terminal event', () => {
     const delta: ExecutionEvent = { type: 'output.text.delta', data: { delta: 'x' } };
-    given(queued, started, completed).when({ type: 'emit', output: [delta as any] }).thenFails('invalid_state');
-    given(queued, started, completed).when({ type: 'fail', error: { code: 'X', message: 'x' } }).thenFails('invalid_state');
+    given(queued, started, completed)
+      .when({ type: 'emit', output: [delta as any] })
+      .thenFails('invalid_state');
+    given(queued, started, completed)
+      .when({ type: 'fail', error: { code: 'X', message: 'x' } })
+      .thenFails('invalid_state');
   });
 
   it('cancels a live execution once; a cancelled one again is a no-op; an ended one is refused', () => {
@@ -72,7 +80,9 @@ describe('execution decider', () => {
     const responded: ExecutionEvent = { type: 'action.responded', data: { actionId: 'a', response: { decision: 'approve' } } };
     const respond: ExecutionCommand = { type: 'respond', actionId: 'a', response: { decision: 'approve' } };
     given(queued, started, actionRequired('a')).when(respond).then([responded]);
-    given(queued, started, actionRequired('a')).when({ ...respond, actionId: 'b' } as ExecutionCommand).thenFails('action_not_found');
+    given(queued, started, actionRequired('a'))
+      .when({ ...respond, actionId: 'b' } as ExecutionCommand)
+      .thenFails('action_not_found');
     given(queued, started, actionRequired('a'), responded).when(respond).thenFails('action_already_resolved');
     given(queued, started, actionRequired('a'), completed).when(respond).thenFails('invalid_state');
   });
@@ -80,8 +90,10 @@ describe('execution decider', () => {
 
 describe('execution state', () => {
   it('waits on actions until every one is answered, and cancels the unanswered ones at the end', () => {
-    const { state } = given(queued, started, actionRequired('a'), actionRequired('b'),
-      { type: 'action.responded', data: { actionId: 'a', response: { decision: 'approve' } } });
+    const { state } = given(queued, started, actionRequired('a'), actionRequired('b'), {
+      type: 'action.responded',
+      data: { actionId: 'a', response: { decision: 'approve' } },
+    });
     expect(state.status).toBe('requires_action');
     const ended = given(queued, started, actionRequired('a'), { type: 'run.failed', data: { error: { code: 'X', message: 'x' } } }).state;
     expect(ended.status).toBe('failed');

@@ -28,7 +28,10 @@ export class ExecutionStateError extends DomainError {
 
 export class ActionNotFoundError extends DomainError {
   readonly kind = 'action_not_found';
-  constructor(executionId: string, readonly actionId: string) {
+  constructor(
+    executionId: string,
+    readonly actionId: string,
+  ) {
     super(`action ${actionId} not found on execution ${executionId}`);
     this.name = 'ActionNotFoundError';
   }

@@ -1,10 +1,4 @@
-import {
-  ActionKind,
-  ErrorInfo,
-  ExecutionInput,
-  RecordedExecutionEvent,
-  ToolCall,
-} from './execution-events';
+import { ActionKind, ErrorInfo, ExecutionInput, RecordedExecutionEvent, ToolCall } from './execution-events';
 
 export type ExecutionStatus = 'queued' | 'running' | 'requires_action' | 'completed' | 'failed' | 'cancelled';
 
@@ -41,11 +35,9 @@ export interface ExecutionState {
   lastSequence: number;
 }
 
-export const isTerminal = (status: ExecutionStatus): boolean =>
-  status === 'completed' || status === 'failed' || status === 'cancelled';
+export const isTerminal = (status: ExecutionStatus): boolean => status === 'completed' || status === 'failed' || status === 'cancelled';
 
-export const pendingActions = (state: ExecutionState): ActionState[] =>
-  state.actions.filter((action) => action.status === 'pending');
+export const pendingActions = (state: ExecutionState): ActionState[] => state.actions.filter((action) => action.status === 'pending');
 
 function end(state: ExecutionState, status: ExecutionStatus, at: string): ExecutionState {
   return {
@@ -91,15 +83,22 @@ export function evolve(state: ExecutionState | null, event: RecordedExecutionEve
         status: 'requires_action',
         actions: [
           ...state.actions,
-          { id: event.data.actionId, kind: event.data.kind, prompt: event.data.prompt, inputSchema: event.data.inputSchema,
-            tool: event.data.tool, status: 'pending', response: null, createdAt: event.occurredAt, resolvedAt: null },
+          {
+            id: event.data.actionId,
+            kind: event.data.kind,
+            prompt: event.data.prompt,
+            inputSchema: event.data.inputSchema,
+            tool: event.data.tool,
+            status: 'pending',
+            response: null,
+            createdAt: event.occurredAt,
+            resolvedAt: null,
+          },
         ],
       };
     case 'action.responded': {
       const actions = state.actions.map((a) =>
-        a.id === event.data.actionId
-          ? { ...a, status: 'resolved' as const, response: event.data.response, resolvedAt: event.occurredAt }
-          : a,
+        a.id === event.data.actionId ? { ...a, status: 'resolved' as const, response: event.data.response, resolvedAt: event.occurredAt } : a,
       );
       const stillWaiting = actions.some((a) => a.status === 'pending');
       return { ...next, actions, status: stillWaiting ? 'requires_action' : 'running' };

@@ -43,7 +43,13 @@ export class EventStreamResponder {
     // Revisions are sequences - 1: `after` is the last revision sent (or skipped).
     let after = Math.min(cursor, state.lastSequence) - 1;
     // A slow client holds the reader back instead of growing this process's memory.
-    const send = (events: StoredEvent[]) => sse.send(events.filter((e) => e.revision + 1 > cursor).map(frame).join(''));
+    const send = (events: StoredEvent[]) =>
+      sse.send(
+        events
+          .filter((e) => e.revision + 1 > cursor)
+          .map(frame)
+          .join(''),
+      );
     try {
       let ended = false;
       while (!ended && !sse.signal.aborted) {

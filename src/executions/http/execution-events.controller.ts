@@ -10,7 +10,6 @@ import { ReplayEventsQuery } from '../queries/replay-events.query';
 import { EventStreamResponder } from './event-stream.responder';
 import { ID } from './executions.controller';
 
-
 /** docs/api.md#events: one URL, JSON replay or an SSE stream depending on `Accept`. */
 @Controller('v1/executions')
 export class ExecutionEventsController {

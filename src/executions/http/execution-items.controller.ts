@@ -24,12 +24,7 @@ export class ExecutionItemsController {
   @Post(`${ID}/actions/:actionId(^[^:/]+)::respond`)
   @HttpCode(200)
   @RespondDocs()
-  async respond(
-    @Tenant() tenantId: string,
-    @Param('id') id: string,
-    @Param('actionId') actionId: string,
-    @Body() body: Record<string, unknown>,
-  ) {
+  async respond(@Tenant() tenantId: string, @Param('id') id: string, @Param('actionId') actionId: string, @Body() body: Record<string, unknown>) {
     return actionView(id, await this.commands.execute(new RespondToActionCommand(tenantId, id, actionId, body)));
   }
 

@@ -47,7 +47,7 @@ export class StartExecutionDto {
     type: 'object',
     additionalProperties: true,
     nullable: true,
-    description: "Provider-specific, checked by the provider (for `scripted`: script, cleanup, cleanupDelayMs). Default {}",
+    description: 'Provider-specific, checked by the provider (for `scripted`: script, cleanup, cleanupDelayMs). Default {}',
   })
   @IsOptional()
   @IsObject({ message: 'config must be an object' })

@@ -1,7 +1,7 @@
 import { codePointLength } from '../../common/code-points';
 
 // RFC 6838 restricted names, with RFC 9110 parameters; wildcards are not names, so they fail.
-const NAME = "[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,126}";
+const NAME = '[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,126}';
 const TOKEN = "[!#$%&'*+.^_`|~0-9A-Za-z-]+";
 const QUOTED = '"(?:[^"\\\\]|\\\\.)*"';
 const MEDIA_TYPE = new RegExp(`^${NAME}/${NAME}(?:\\s*;\\s*${TOKEN}=(?:${TOKEN}|${QUOTED}))*$`);

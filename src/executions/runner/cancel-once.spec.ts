@@ -51,13 +51,16 @@ class CountingProvider implements Provider {
     this.runCalls += 1;
     await run.emitText('before ');
     this.emitted.open();
-    await new Promise((_, reject) => run.signal.addEventListener('abort', () => reject(run.signal.reason), { once: true })).catch(
-      async (error) => {
-        // A provider that ignores the abort and keeps producing: its output must be discarded.
-        this.lateEmit.open(await run.emitText('after cancel').then(() => 'appended', (e) => e));
-        throw error;
-      },
-    );
+    await new Promise((_, reject) => run.signal.addEventListener('abort', () => reject(run.signal.reason), { once: true })).catch(async (error) => {
+      // A provider that ignores the abort and keeps producing: its output must be discarded.
+      this.lateEmit.open(
+        await run.emitText('after cancel').then(
+          () => 'appended',
+          (e) => e,
+        ),
+      );
+      throw error;
+    });
     return { text: 'before ', usage: null };
   }
 
@@ -89,7 +92,15 @@ describe('cancel runs the provider cleanup once, over a real SQLite event store'
     );
     const occurredAt = nowIso();
     const { nextRevision } = await store.append(executionStream(id), toNewEvents(id, events, { tenantId: TENANT, occurredAt }), 'no_stream');
-    return { state: fold(events.map((e) => ({ ...e, sequence: 1, occurredAt })), id)!, tenantId: TENANT, owner: null, revision: nextRevision };
+    return {
+      state: fold(
+        events.map((e) => ({ ...e, sequence: 1, occurredAt })),
+        id,
+      )!,
+      tenantId: TENANT,
+      owner: null,
+      revision: nextRevision,
+    };
   }
 
   const typesIn = async (id: string) => (await store.readStream(executionStream(id))).map((e) => e.type);

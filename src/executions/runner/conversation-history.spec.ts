@@ -16,9 +16,7 @@ import { ExecutionRunner } from './execution-runner';
 /** Records the history it is handed, then completes with a fixed text. */
 class HistoryRecordingProvider implements Provider {
   readonly seen: HistoryEntry[][] = [];
-  constructor(
-    readonly manifest: { id: string; displayName: string; capabilities: Record<string, CapabilityLevel> },
-  ) {}
+  constructor(readonly manifest: { id: string; displayName: string; capabilities: Record<string, CapabilityLevel> }) {}
   validateConfig(): null {
     return null;
   }
@@ -58,7 +56,15 @@ describe('conversation history (§3) handed to providers by the runner, over a r
     const events = decide({ type: 'queue', data }, null);
     const occurredAt = nowIso();
     const { nextRevision } = await store.append(executionStream(id), toNewEvents(id, events, { tenantId: 'default', occurredAt }), 'no_stream');
-    runner.launch({ state: fold(events.map((e) => ({ ...e, sequence: 1, occurredAt })), id)!, tenantId: 'default', owner: null, revision: nextRevision });
+    runner.launch({
+      state: fold(
+        events.map((e) => ({ ...e, sequence: 1, occurredAt })),
+        id,
+      )!,
+      tenantId: 'default',
+      owner: null,
+      revision: nextRevision,
+    });
     for (;;) {
       const loaded = (await loadExecution(store, id))!;
       if (loaded.state.status === 'completed') return loaded;

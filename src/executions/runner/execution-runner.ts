@@ -61,9 +61,7 @@ export class ExecutionRunner implements BeforeApplicationShutdown {
     // A start that raced the shutdown stays queued: the next start (or another instance) ends it.
     if (this.stopping) return;
     const provider = this.providers.get(state.provider);
-    const history = offers(provider.manifest, 'conversation.history')
-      ? () => this.conversations.of(state.conversationId, state.id)
-      : async () => [];
+    const history = offers(provider.manifest, 'conversation.history') ? () => this.conversations.of(state.conversationId, state.id) : async () => [];
     // The run outlives the request that started it: its own log context (with the execution id)
     // and its own trace, linked to the span that launched it.
     const trace = startExecutionTrace({ 'runledger.execution_id': state.id, 'runledger.provider': state.provider });
@@ -74,7 +72,12 @@ export class ExecutionRunner implements BeforeApplicationShutdown {
             this.store,
             loaded,
             provider,
-            { storeRetryMs: this.config.storeRetryMs, history, maxEvents: this.config.limits.maxEventsPerExecution, maxEventBytes: this.config.limits.maxEventBytes },
+            {
+              storeRetryMs: this.config.storeRetryMs,
+              history,
+              maxEvents: this.config.limits.maxEventsPerExecution,
+              maxEventBytes: this.config.limits.maxEventBytes,
+            },
             this.logger,
           ),
       ),
@@ -100,6 +103,9 @@ export class ExecutionRunner implements BeforeApplicationShutdown {
     this.stopping = true;
     if (this.sessions.size === 0) return;
     this.logger.warn(`shutting down with ${this.sessions.size} execution(s) in flight`);
+    const began = Date.now();
     await Promise.all([...this.sessions.values()].map((session) => session.halt()));
+    // A shutdown past its deadline then says whether the runner or a later step held it.
+    this.logger.log(`halted the execution(s) in flight in ${Date.now() - began} ms`);
   }
 }

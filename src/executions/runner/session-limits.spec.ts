@@ -54,7 +54,15 @@ describe('an execution past its bounds ends LIMIT_EXCEEDED, over a real SQLite e
     const events = decide({ type: 'queue', data }, null);
     const occurredAt = nowIso();
     const { nextRevision } = await store.append(executionStream(id), toNewEvents(id, events, { tenantId: 'default', occurredAt }), 'no_stream');
-    return { state: fold(events.map((e) => ({ ...e, sequence: 1, occurredAt })), id)!, tenantId: 'default', owner: null, revision: nextRevision };
+    return {
+      state: fold(
+        events.map((e) => ({ ...e, sequence: 1, occurredAt })),
+        id,
+      )!,
+      tenantId: 'default',
+      owner: null,
+      revision: nextRevision,
+    };
   }
 
   async function run(deltas: string[], limits: { maxEvents?: number; maxEventBytes?: number }) {

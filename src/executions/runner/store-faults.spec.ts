@@ -52,8 +52,7 @@ class CountingProvider implements Provider {
   }
 }
 
-const deltasOf = (events: StoredEvent[]) =>
-  events.filter((e) => e.type === 'output.text.delta').map((e) => (e.data as { delta: string }).delta);
+const deltasOf = (events: StoredEvent[]) => events.filter((e) => e.type === 'output.text.delta').map((e) => (e.data as { delta: string }).delta);
 const script = (n: number) => Array.from({ length: n }, (_, i) => `d${i} `);
 
 async function waitFor<T>(what: string, probe: () => Promise<T | undefined> | T | undefined, timeoutMs = 15_000): Promise<T> {
@@ -85,7 +84,15 @@ describe('the runner rides out store faults (real SQLite underneath)', () => {
       byEarlierProcess ? { ...e, metadata: { ...e.metadata, instanceId: 'an-earlier-process' } } : e,
     );
     const { nextRevision } = await store.append(executionStream(id), news, 'no_stream');
-    return { state: fold(events.map((e) => ({ ...e, sequence: 1, occurredAt })), id)!, tenantId: 't', owner: null, revision: nextRevision };
+    return {
+      state: fold(
+        events.map((e) => ({ ...e, sequence: 1, occurredAt })),
+        id,
+      )!,
+      tenantId: 't',
+      owner: null,
+      revision: nextRevision,
+    };
   }
 
   const session = (loaded: LoadedExecution, provider: Provider, storeRetryMs = 30_000) =>
@@ -173,7 +180,12 @@ describe('the runner rides out store faults (real SQLite underneath)', () => {
     await waitFor('the cleanup', () => (provider.cleanups > 0 ? true : undefined));
     outage.end();
     // As a client honouring Retry-After would: the retried cancel joins the one operation.
-    await waitFor('the cancel', () => running.requestCancel('after').then(() => true, () => undefined));
+    await waitFor('the cancel', () =>
+      running.requestCancel('after').then(
+        () => true,
+        () => undefined,
+      ),
+    );
     await running.finished;
 
     const events = await read(loaded);

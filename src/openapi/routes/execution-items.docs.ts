@@ -21,7 +21,7 @@ export const RespondDocs = () =>
       description:
         'Checks in this order: unknown execution (404 NOT_FOUND) → unknown action (404 ACTION_NOT_FOUND) → already answered ' +
         "(409 ACTION_ALREADY_RESOLVED; of racing answers exactly one wins) → action cancelled or execution ended (409 INVALID_STATE) → body of the wrong shape for the action's kind, " +
-        "or a value that fails its inputSchema (400). Appends exactly one `action.responded`.",
+        'or a value that fails its inputSchema (400). Appends exactly one `action.responded`.',
       body: true,
       errors: ['NOT_FOUND', 'ACTION_NOT_FOUND', 'ACTION_ALREADY_RESOLVED', 'INVALID_STATE', 'STORE_UNAVAILABLE'],
     }),

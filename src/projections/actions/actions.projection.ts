@@ -30,9 +30,7 @@ export const actionsProjection: Projection = {
       `INSERT OR IGNORE INTO actions (id, execution_id, sequence, kind, prompt, input_schema, tool, status, created_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, 'pending', ?)`,
     );
-    const responded = db.prepare(
-      "UPDATE actions SET status = 'resolved', response = ?, resolved_at = ? WHERE id = ? AND status = 'pending'",
-    );
+    const responded = db.prepare("UPDATE actions SET status = 'resolved', response = ?, resolved_at = ? WHERE id = ? AND status = 'pending'");
     // Unanswered actions die with their execution (docs/api.md#actions).
     const ended = db.prepare("UPDATE actions SET status = 'cancelled', resolved_at = ? WHERE execution_id = ? AND status = 'pending'");
     return (events: StoredEvent[]) => {
@@ -42,7 +40,11 @@ export const actionsProjection: Projection = {
         const data = event.data as Record<string, unknown>;
         if (event.type === 'action.required') {
           required.run(
-            data.actionId, executionId, event.revision + 1, data.kind, data.prompt,
+            data.actionId,
+            executionId,
+            event.revision + 1,
+            data.kind,
+            data.prompt,
             data.inputSchema == null ? null : JSON.stringify(data.inputSchema),
             data.tool == null ? null : JSON.stringify(data.tool),
             event.occurredAt,

@@ -2,7 +2,8 @@ import type { RawMessageStreamEvent } from '@anthropic-ai/sdk/resources/messages
 import { RawToolCall } from '../llm/tool-calls';
 import { TurnOutput, TurnResult } from '../llm/turn-output';
 
-type Block = { type: 'text' } | { type: 'tool_use'; id: string; name: string; initial: unknown; json: string } | { type: 'thinking'; text: string } | { type: 'other' };
+type Block =
+  { type: 'text' } | { type: 'tool_use'; id: string; name: string; initial: unknown; json: string } | { type: 'thinking'; text: string } | { type: 'other' };
 
 /** Token counts as the stream reports them: message_start first, message_delta's cumulative ones after. */
 interface Counts {
@@ -80,7 +81,12 @@ export class AnthropicStreamFold {
   }
 
   /** Later counts replace earlier ones field by field: message_delta's are cumulative. */
-  private count(usage: { input_tokens?: number | null; cache_creation_input_tokens?: number | null; cache_read_input_tokens?: number | null; output_tokens?: number | null } | null | undefined): void {
+  private count(
+    usage:
+      | { input_tokens?: number | null; cache_creation_input_tokens?: number | null; cache_read_input_tokens?: number | null; output_tokens?: number | null }
+      | null
+      | undefined,
+  ): void {
     if (!usage) return;
     const prev = this.counts ?? { input: 0, cacheCreation: 0, cacheRead: 0, output: 0 };
     this.counts = {

@@ -43,7 +43,10 @@ describe('PROVIDERS_CONFIG', () => {
     expect(problems).toEqual([]);
     const [openai, claude] = providers as LlmSettings[];
     expect(openai).toMatchObject({
-      id: 'openai', kind: 'openai-compatible', model: 'gpt-4.1-mini', apiKeyEnv: 'OPENAI_API_KEY',
+      id: 'openai',
+      kind: 'openai-compatible',
+      model: 'gpt-4.1-mini',
+      apiKeyEnv: 'OPENAI_API_KEY',
       defaults: { temperature: null, maxTokens: null, system: null },
       timeouts: { requestMs: 600_000, idleMs: 120_000 },
       retries: { max: 2, initialDelayMs: 500, maxDelayMs: 30_000 },

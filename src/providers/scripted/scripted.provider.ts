@@ -4,8 +4,7 @@ import { SCRIPTED_MANIFEST } from './scripted-manifest';
 import { ScriptStep, ScriptedConfig, scriptedConfigProblem } from './scripted-config';
 
 /** Splits after each space: "hello brave" gives "hello ", "brave". */
-const echoSteps = (text: string): ScriptStep[] =>
-  text.split(/(?<= )/).map((chunk) => ({ type: 'text', text: chunk }));
+const echoSteps = (text: string): ScriptStep[] => text.split(/(?<= )/).map((chunk) => ({ type: 'text', text: chunk }));
 
 /** The deterministic provider of docs/api.md#the-scripted-provider, for demos, tests and conformance checks. */
 export class ScriptedProvider implements Provider {

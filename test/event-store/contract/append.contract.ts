@@ -153,10 +153,7 @@ export function describeAppendContract(ctx: ContractContext): void {
       it('stores none of a conflicting batch, even when racing a winner', async () => {
         const s = streamId('batch-conflict');
         await ctx.store.append(s, evs(1), 'no_stream');
-        const [a, b] = await Promise.allSettled([
-          ctx.store.append(s, evs(10, 'test.a'), 0),
-          ctx.store.append(s, evs(10, 'test.b'), 0),
-        ]);
+        const [a, b] = await Promise.allSettled([ctx.store.append(s, evs(10, 'test.a'), 0), ctx.store.append(s, evs(10, 'test.b'), 0)]);
         expect([a.status, b.status].sort()).toEqual(['fulfilled', 'rejected']);
         const winner = a.status === 'fulfilled' ? 'test.a' : 'test.b';
         const read = await ctx.store.readStream(s);
@@ -166,4 +163,3 @@ export function describeAppendContract(ctx: ContractContext): void {
     });
   });
 }
-

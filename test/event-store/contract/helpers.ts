@@ -1,11 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import {
-  EventMetadata,
-  EventStore,
-  NewEvent,
-  StoredEvent,
-  WrongExpectedRevisionError,
-} from '../../../src/event-store/event-store';
+import { EventMetadata, EventStore, NewEvent, StoredEvent, WrongExpectedRevisionError } from '../../../src/event-store/event-store';
 
 /** Shared by the contract parts; `store` is set in the contract's beforeAll. */
 export interface ContractContext {
@@ -115,11 +109,7 @@ export interface CollectOptions {
  * subscription is aborted through its signal (so a stuck `next()` cannot outlive the test) and the
  * promise rejects saying how far it got.
  */
-export function collect(
-  subscribe: (signal: AbortSignal) => AsyncIterable<StoredEvent>,
-  count: number,
-  options: CollectOptions = {},
-): Promise<StoredEvent[]> {
+export function collect(subscribe: (signal: AbortSignal) => AsyncIterable<StoredEvent>, count: number, options: CollectOptions = {}): Promise<StoredEvent[]> {
   return quiet(collectUntil(subscribe, count, options));
 }
 

@@ -15,7 +15,11 @@ export function describeIdsContract(ctx: ContractContext): void {
       const from = await currentPosition(ctx.store);
       const s = streamId('ids');
       const chosen = [newId(), newId(), newId()];
-      await ctx.store.append(s, chosen.slice(0, 2).map((id, i) => ({ ...ev('test.ided', { i }), id })), 'no_stream');
+      await ctx.store.append(
+        s,
+        chosen.slice(0, 2).map((id, i) => ({ ...ev('test.ided', { i }), id })),
+        'no_stream',
+      );
       await ctx.store.append(s, [{ ...ev('test.ided', { i: 2 }), id: chosen[2] }], 1);
 
       expect(ids(await ctx.store.readStream(s))).toEqual(chosen);

@@ -1,16 +1,6 @@
 import { EventMetadata, StoredEvent } from '../../../src/event-store/event-store';
 import { newId } from '../../../src/common/ids';
-import {
-  ContractContext,
-  ISO_MS,
-  currentPosition,
-  ev,
-  evs,
-  expectStrictlyIncreasing,
-  range,
-  revisions,
-  streamId,
-} from './helpers';
+import { ContractContext, ISO_MS, currentPosition, ev, evs, expectStrictlyIncreasing, range, revisions, streamId } from './helpers';
 
 export function describeReadContract(ctx: ContractContext): void {
   describe('readStream', () => {
@@ -53,7 +43,11 @@ export function describeReadContract(ctx: ContractContext): void {
         pages.push(revisions(page));
         after = page[page.length - 1].revision;
       }
-      expect(pages).toEqual([[0, 1, 2, 3], [4, 5, 6, 7], [8, 9, 10]]);
+      expect(pages).toEqual([
+        [0, 1, 2, 3],
+        [4, 5, 6, 7],
+        [8, 9, 10],
+      ]);
     });
   });
 
@@ -100,7 +94,11 @@ export function describeReadContract(ctx: ContractContext): void {
       const from = await currentPosition(ctx.store);
       const s = streamId('all-types');
       const kind = `test.kept-${Math.random().toString(36).slice(2)}`;
-      await ctx.store.append(s, [ev('test.skipped', { i: 0 }), ev(kind, { i: 1 }), ev('test.skipped', { i: 2 }), ev(kind, { i: 3 }), ev(kind, { i: 4 })], 'no_stream');
+      await ctx.store.append(
+        s,
+        [ev('test.skipped', { i: 0 }), ev(kind, { i: 1 }), ev('test.skipped', { i: 2 }), ev(kind, { i: 3 }), ev(kind, { i: 4 })],
+        'no_stream',
+      );
       const kept = await ctx.store.readAll({ after: from, types: [kind] });
       expect(kept.map((e) => e.revision)).toEqual([1, 3, 4]);
       const full = (await ctx.store.readAll({ after: from })).filter((e) => e.streamId === s);
@@ -150,7 +148,14 @@ export function describeReadContract(ctx: ContractContext): void {
         causationId: 'cause-0192a6c4-7b1e-7000-8000-000000000002',
       };
       const nulls: EventMetadata = { tenantId: 't2', schemaVersion: 1, correlationId: null, causationId: null };
-      await ctx.store.append(s, [{ type: 'test.meta', data: {}, metadata: full }, { type: 'test.meta', data: {}, metadata: nulls }], 'no_stream');
+      await ctx.store.append(
+        s,
+        [
+          { type: 'test.meta', data: {}, metadata: full },
+          { type: 'test.meta', data: {}, metadata: nulls },
+        ],
+        'no_stream',
+      );
       const viaStream = await ctx.store.readStream(s);
       expect(viaStream.map((e) => e.metadata)).toEqual([full, nulls]);
       const viaAll = (await ctx.store.readAll({ after: from })).filter((e) => e.streamId === s);

@@ -19,7 +19,10 @@ type OtlpAttribute = { key: string; value: OtlpValue };
 
 const flatten = (attributes: OtlpAttribute[] = []): Record<string, unknown> =>
   Object.fromEntries(
-    attributes.map(({ key, value }) => [key, value.stringValue ?? (value.intValue !== undefined ? Number(value.intValue) : (value.boolValue ?? value.doubleValue))]),
+    attributes.map(({ key, value }) => [
+      key,
+      value.stringValue ?? (value.intValue !== undefined ? Number(value.intValue) : (value.boolValue ?? value.doubleValue)),
+    ]),
   );
 
 /**

@@ -33,7 +33,9 @@ export const toolUseBlock = (index: number, id: string, name: string, json: stri
   const middle = Math.floor(json.length / 2);
   return [
     ev('content_block_start', { index, content_block: { type: 'tool_use', id, name, input: {} } }),
-    ...[json.slice(0, middle), json.slice(middle)].map((partial_json) => ev('content_block_delta', { index, delta: { type: 'input_json_delta', partial_json } })),
+    ...[json.slice(0, middle), json.slice(middle)].map((partial_json) =>
+      ev('content_block_delta', { index, delta: { type: 'input_json_delta', partial_json } }),
+    ),
     ev('content_block_stop', { index }),
   ];
 };
@@ -46,7 +48,10 @@ export const messageStop: SseFrame = ev('message_stop', {});
 export const streamError = (type: string, message: string): SseFrame => ev('error', { error: { type, message } });
 
 /** A whole text answer. */
-export const textAnswer = (parts: string[], usage: { input: number; output: number; cacheCreation?: number; cacheRead?: number } = { input: 10, output: 3 }): SseFrame[] => [
+export const textAnswer = (
+  parts: string[],
+  usage: { input: number; output: number; cacheCreation?: number; cacheRead?: number } = { input: 10, output: 3 },
+): SseFrame[] => [
   messageStart(usage.input, usage.cacheCreation, usage.cacheRead),
   ping,
   ...textBlock(0, parts),

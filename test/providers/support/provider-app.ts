@@ -63,7 +63,13 @@ export function useProviderApp(instances: (origin: string) => unknown[]): Provid
  * Starts an execution on `provider` and insists on the 201; in a conversation of its own unless
  * one is given, so that no test hears another's history.
  */
-export async function start(ctx: ProviderAppContext, provider: string, text: string, config: Record<string, unknown> = {}, conversationId?: string): Promise<string> {
+export async function start(
+  ctx: ProviderAppContext,
+  provider: string,
+  text: string,
+  config: Record<string, unknown> = {},
+  conversationId?: string,
+): Promise<string> {
   conversationId ??= await createConversation(ctx.baseUrl);
   const res = await api(ctx.baseUrl, 'POST', '/v1/executions', { conversationId, provider, input: { text }, config });
   if (res.status !== 201) throw new Error(`execution not started: ${res.status} ${res.text}`);

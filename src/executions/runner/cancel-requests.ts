@@ -3,7 +3,7 @@ import { nowIso } from '../../common/clock';
 
 /**
  * A cancel that reaches an instance which does not run the execution is appended here, for the
- * owner to follow from the log (issue 11): its own stream, outside the execution's, so the
+ * owner to follow from the log (docs/operations.md): its own stream, outside the execution's, so the
  * execution's public events stay the binding's, and outside the projected and audited prefixes.
  */
 export const CANCEL_REQUEST_PREFIX = 'cancel-request-';

@@ -27,7 +27,7 @@ class HistoryRecordingProvider implements Provider {
   async cleanup(): Promise<void> {}
 }
 
-describe('conversation history (§3) handed to providers by the runner, over a real SQLite store', () => {
+describe('conversation history (docs/api.md#conversations) handed to providers by the runner, over a real SQLite store', () => {
   let store: SqliteEventStore;
   let registry: ProviderRegistry;
   let runner: ExecutionRunner;

@@ -2,7 +2,7 @@ import { schemaProblem } from '../../common/json-schema/schema-checker';
 import { LlmSettings } from '../config/provider-settings';
 import { KIND_RULES, NO_TEMPERATURE } from '../config/instance-settings';
 
-/** The provider-neutral tool shape every LLM kind maps to its own API (issue 9). */
+/** The provider-neutral tool shape every LLM kind maps to its own API (docs/providers.md). */
 export interface ToolSpec {
   name: string;
   description?: string;

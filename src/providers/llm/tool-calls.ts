@@ -30,7 +30,7 @@ export function parseToolCalls(calls: RawToolCall[]): ToolCall[] {
   });
 }
 
-/** A string result goes back as it is; anything else as JSON (issue 9). */
+/** A string result goes back as it is; anything else as JSON (docs/providers.md). */
 export const encodeToolResult = (value: unknown): string => (typeof value === 'string' ? value : JSON.stringify(value ?? null));
 
 /**

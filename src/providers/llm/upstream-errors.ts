@@ -15,7 +15,7 @@ export function statusOf(error: unknown): number | undefined {
   return typeof status === 'number' ? status : undefined;
 }
 
-/** Issue 9: 429 and 5xx are worth another try (when nothing was emitted yet). */
+/** 429 and 5xx are worth another try (when nothing was emitted yet). */
 export const isRetryableStatus = (status: number | undefined): boolean => status !== undefined && (status === 429 || (status >= 500 && status <= 599));
 
 /** Retry-After (seconds or an HTTP date) or OpenAI's retry-after-ms, in ms; null when absent. */

@@ -17,7 +17,7 @@ export function initialMessages(system: string | null, history: HistoryEntry[], 
   ];
 }
 
-/** The assistant's tool calls as it made them, then one tool message per call (issue 9). */
+/** The assistant's tool calls as it made them, then one tool message per call (docs/providers.md). */
 export function toolRoundMessages(text: string, answered: AnsweredToolCall[]): ChatCompletionMessageParam[] {
   return [
     {

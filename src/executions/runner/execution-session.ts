@@ -10,6 +10,7 @@ import { isTerminal } from '../domain/execution-state';
 import { LoadedExecution } from '../execution-stream';
 import { artifactProblem } from './artifact-validation';
 import { withStoreRetry } from '../commands/store-retry';
+import { eventsOf, limitProblem } from './output-limits';
 import { StreamWriter } from './stream-writer';
 
 /** Queued output events per execution before the provider has to wait for the store. */
@@ -35,25 +36,6 @@ export interface SessionOptions {
   maxEvents?: number;
   /** MAX_EVENT_BYTES: one event's data as JSON (unbounded when absent). */
   maxEventBytes?: number;
-}
-
-/** Events one command appends at most, counting an answer for each action it asks. */
-function eventsOf(command: ExecutionCommand): number {
-  if (command.type === 'emit') return command.output.reduce((n, o) => n + (o.type === 'action.required' ? 2 : 1), 0);
-  return command.type === 'complete' ? 2 : 1;
-}
-
-/** UTF-8 bytes of the largest event a command appends, cheaply for the common small delta. */
-function largestEventBytes(command: ExecutionCommand, bound: number): number {
-  const outputs = command.type === 'emit' ? command.output.map((o) => o.data) : command.type === 'complete' ? [{ text: command.text }] : [];
-  let largest = 0;
-  for (const data of outputs) {
-    const delta = (data as { delta?: unknown }).delta;
-    // Three bytes per UTF-16 unit is the most UTF-8 needs, so short text needs no measuring.
-    if (typeof delta === 'string' && delta.length * 3 + 64 < bound) continue;
-    largest = Math.max(largest, Buffer.byteLength(JSON.stringify(data) ?? '', 'utf8'));
-  }
-  return largest;
 }
 
 /**
@@ -193,24 +175,10 @@ export class ExecutionSession {
   /** Provider output goes out only while the execution takes it; after a cancel it is dropped. */
   private output(command: ExecutionCommand): Promise<void> {
     if (this.stopped || this.overLimit) return Promise.reject(new ExecutionStoppedError('execution is no longer running'));
-    const problem = this.limitProblem(command);
+    const problem = limitProblem(command, this.events, this.options);
     if (problem) return this.endOverLimit(problem);
     this.events += eventsOf(command);
     return this.writer.write(command);
-  }
-
-  /** Which bound the command would pass, if any. The run's end always keeps room for itself. */
-  private limitProblem(command: ExecutionCommand): string | null {
-    const { maxEvents = Infinity, maxEventBytes = Infinity } = this.options;
-    if (command.type === 'emit' && this.events + eventsOf(command) > maxEvents - 2) {
-      return `the execution reached ${maxEvents} events, the most one execution may have (MAX_EVENTS_PER_EXECUTION)`;
-    }
-    const bytes = maxEventBytes === Infinity ? 0 : largestEventBytes(command, maxEventBytes);
-    if (bytes > maxEventBytes) {
-      const what = command.type === 'complete' ? 'the output text' : `an ${command.type === 'emit' ? command.output[0].type : command.type} event`;
-      return `${what} is ${bytes} bytes; one event may hold at most ${maxEventBytes} (MAX_EVENT_BYTES)`;
-    }
-    return null;
   }
 
   /**

@@ -27,11 +27,21 @@ const KNOWN_ADAPTER_IMPORTERS = [
   // The offline CLI (export, rebuild, verify) opens whichever store the files or URL name, without
   // the Nest module; a factory in src/event-store/ for it to call would remove this.
   '^src/cli/offline-files\\.ts$',
-  // Maps SQLite errors of the read-model database through the SQLite adapter's error mapper; the
-  // mapper belongs in src/common/ or beside the read models.
-  '^src/projections/projector\\.ts$',
   // Reads SQLite group-commit figures off the concrete SqliteEventStore for /metrics.
   '^src/metrics/metrics\\.module\\.ts$',
+];
+
+/**
+ * What of a read model (src/read-models/<slice>/) the rest of the code may import: its queries
+ * (`*.query.ts`, answered over the QueryBus), the search cursor the search route decodes, and the
+ * two small queries the runner and the restart sweep take by injection. Never its projection,
+ * its tables' statements or its handlers.
+ */
+const READ_MODEL_SURFACE = [
+  '\\.query\\.ts$',
+  '^src/read-models/executions/search-cursor\\.ts$',
+  '^src/read-models/executions/conversation-history\\.ts$',
+  '^src/read-models/executions/in-flight-executions\\.ts$',
 ];
 
 /** @type {import('dependency-cruiser').IConfiguration} */
@@ -63,6 +73,24 @@ module.exports = {
       // Unit specs beside the code may use a real adapter as their store.
       from: { path: '^src/', pathNot: ['^src/event-store/', '\\.spec\\.ts$', ...KNOWN_ADAPTER_IMPORTERS] },
       to: { path: ADAPTERS },
+    },
+    {
+      name: 'read-model-slices-apart',
+      severity: 'error',
+      comment:
+        'A read-model slice (src/read-models/<slice>/) imports no other slice but its queries (*.query.ts, over the ' +
+        'QueryBus): each slice alone answers for its own tables. The shared infrastructure is src/read-models/*.ts.',
+      from: { path: '^src/read-models/([^/]+)/' },
+      to: { path: '^src/read-models/[^/]+/', pathNot: ['^src/read-models/$1/', '\\.query\\.ts$'] },
+    },
+    {
+      name: 'features-use-read-models-through-their-queries',
+      severity: 'error',
+      comment:
+        'src/executions/, src/conversations/ and src/feed/ reach a read model only through READ_MODEL_SURFACE: the ' +
+        'read models import their domain, never the other way round but for these small queries.',
+      from: { path: '^src/(executions|conversations|feed)/' },
+      to: { path: '^src/read-models/[^/]+/', pathNot: READ_MODEL_SURFACE },
     },
     {
       name: 'no-cycles-between-top-level-folders',

@@ -7,7 +7,7 @@ import { EventStoreGateway } from '../event-store/event-store-gateway';
 import { EventStoreDbEventStore } from '../event-store/eventstoredb/eventstoredb-event-store';
 import { PostgresEventStore } from '../event-store/postgres/postgres-event-store';
 import { EventStoreFileLockedError, SqliteEventStore } from '../event-store/sqlite/sqlite-event-store';
-import { openReadModelDatabase } from '../projections/read-model-database';
+import { openReadModelDatabase } from '../read-models/read-model-database';
 import { CliError } from './cli';
 
 const STOP_FIRST = 'stop the Runledger server that uses it, then run this again';

@@ -5,7 +5,7 @@
  */
 import 'reflect-metadata';
 import { loadConfig } from '../config/config';
-import { PROJECTIONS } from '../projections/read-model.module';
+import { PROJECTIONS } from '../read-models/projections';
 import { CliError, cliOptions, runCli } from './cli';
 import { openOfflineReadModels, openOfflineStore } from './offline-files';
 import { progressBar } from './progress';

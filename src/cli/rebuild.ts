@@ -1,8 +1,8 @@
 import type Database from 'better-sqlite3';
 import { EventStore } from '../event-store/event-store';
-import { Projection } from '../projections/projection';
-import { ProjectionCatalog } from '../projections/projection-catalog';
-import { Projector } from '../projections/projector';
+import { Projection } from '../read-models/projection';
+import { ProjectionCatalog } from '../read-models/projection-catalog';
+import { Projector } from '../read-models/projector';
 import { CliError } from './cli';
 
 /** How long the projector may refuse to move (a read-model file that cannot be written, a projector that died) before giving up. */

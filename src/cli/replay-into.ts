@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 import { EventStore } from '../event-store/event-store';
-import { PROJECTED_STREAM_PREFIXES, Projection } from '../projections/projection';
-import { ProjectionCatalog } from '../projections/projection-catalog';
+import { PROJECTED_STREAM_PREFIXES, Projection } from '../read-models/projection';
+import { ProjectionCatalog } from '../read-models/projection-catalog';
 
 /** Events applied per transaction: big enough that commits cost little, small enough to stay flat in memory. */
 const PAGE = 5000;

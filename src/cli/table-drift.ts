@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import { keyColumns } from '../projections/content-hash';
+import { keyColumns } from '../read-models/content-hash';
 
 const SHOWN = 5;
 

@@ -10,7 +10,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../config/config';
-import { PROJECTIONS } from '../projections/read-model.module';
+import { PROJECTIONS } from '../read-models/projections';
 import { cliOptions, runCli } from './cli';
 import { openOfflineReadModels, openOfflineStore } from './offline-files';
 import { progressBar } from './progress';

@@ -1,8 +1,8 @@
 import type Database from 'better-sqlite3';
 import { EventStore } from '../event-store/event-store';
-import { contentHash } from '../projections/content-hash';
-import { Projection } from '../projections/projection';
-import { ProjectionCatalog } from '../projections/projection-catalog';
+import { contentHash } from '../read-models/content-hash';
+import { Projection } from '../read-models/projection';
+import { ProjectionCatalog } from '../read-models/projection-catalog';
 import { replayInto } from './replay-into';
 import { describeTableDrift } from './table-drift';
 

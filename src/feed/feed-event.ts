@@ -1,5 +1,5 @@
 import { StoredEvent } from '../event-store/event-store';
-import { PROJECTED_STREAM_PREFIXES } from '../projections/projection';
+import { PROJECTED_STREAM_PREFIXES } from '../read-models/projection';
 
 /** The audit feed holds the execution and conversation streams; idempotency claims are internal. */
 export const FEED_STREAM_PREFIXES = PROJECTED_STREAM_PREFIXES;

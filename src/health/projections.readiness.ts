@@ -1,7 +1,7 @@
 import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
 import { EVENT_STORE, EventStore } from '../event-store/event-store';
-import { projectionStatus } from '../projections/projection-status';
-import { Projector } from '../projections/projector';
+import { projectionStatus } from '../read-models/projection-status';
+import { Projector } from '../read-models/projector';
 import { ReadinessChecks } from './readiness-checks';
 
 /** Further behind than this, an instance would answer lists stale (or 503 after waiting): not ready. */

@@ -4,7 +4,7 @@ import { ReadinessChecks } from './readiness-checks';
 
 /**
  * Not ready until the executions an earlier process left in flight are ended: until then a
- * client could see one "running" that nothing drives. Lives beside AppModule's providers because
+ * client could see one "running" that nothing drives. Lives in ExecutionsModule because
  * InterruptedExecutions is one of them.
  */
 @Injectable()

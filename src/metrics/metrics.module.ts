@@ -5,8 +5,8 @@ import { EVENT_STORE, EventStore } from '../event-store/event-store';
 import { EventStoreGateway } from '../event-store/event-store-gateway';
 import { SqliteEventStore } from '../event-store/sqlite/sqlite-event-store';
 import { SseConnections } from '../http/sse-connections';
-import { projectionStatus } from '../projections/projection-status';
-import { Projector } from '../projections/projector';
+import { projectionStatus } from '../read-models/projection-status';
+import { Projector } from '../read-models/projector';
 import { AppendMetrics } from './append-metrics';
 import { Metrics } from './metrics';
 import { MetricsController } from './metrics.controller';
@@ -25,7 +25,7 @@ export class MetricsModule implements OnModuleInit {
 
   onModuleInit(): void {
     const { metrics, store, projector } = this;
-    // The app module's SSE registry, looked up rather than imported: it lives beside the routes.
+    // SseModule's registry, looked up rather than imported: it lives beside the routes that use it.
     const sse = this.modules.get(SseConnections, { strict: false });
     if (store instanceof EventStoreGateway) {
       store.observe(new AppendMetrics(metrics));

@@ -1,8 +1,8 @@
 import { Controller, Get, Inject, Param } from '@nestjs/common';
 import { EVENT_STORE, EventStore } from '../event-store/event-store';
 import { ProviderDocs, ProviderListDocs, RuntimeDocs } from '../openapi/routes/runtime.docs';
-import { projectionStatus } from '../projections/projection-status';
-import { Projector } from '../projections/projector';
+import { projectionStatus } from '../read-models/projection-status';
+import { Projector } from '../read-models/projector';
 import { ProviderRegistry } from '../providers/provider-registry';
 import { PROTOCOL_VERSION, RUNTIME_NAME, RUNTIME_VERSION } from './runtime-info';
 

@@ -5,10 +5,10 @@ import { join } from 'node:path';
 import { NewEvent, StoredEvent } from '../../src/event-store/event-store';
 import { EventStoreGateway } from '../../src/event-store/event-store-gateway';
 import { SqliteEventStore } from '../../src/event-store/sqlite/sqlite-event-store';
-import { contentHash } from '../../src/projections/content-hash';
-import { PROJECTED_STREAM_PREFIXES } from '../../src/projections/projection';
-import { ProjectionCatalog } from '../../src/projections/projection-catalog';
-import { PROJECTIONS } from '../../src/projections/read-model.module';
+import { contentHash } from '../../src/read-models/content-hash';
+import { PROJECTED_STREAM_PREFIXES } from '../../src/read-models/projection';
+import { ProjectionCatalog } from '../../src/read-models/projection-catalog';
+import { PROJECTIONS } from '../../src/read-models/projections';
 
 /**
  * What projections:verify relies on: a projection's rows are a function of the events it has

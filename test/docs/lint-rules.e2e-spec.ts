@@ -16,9 +16,15 @@ const PROBES: Record<string, string> = {
   'src/executions/domain/__lint_probe__.ts':
     "import { Injectable } from '@nestjs/common';\nimport { readFileSync } from 'node:fs';\nexport const probe = [Injectable, readFileSync];\n",
   // Fastify and a storage adapter, from a folder that is neither the HTTP edge nor event-store.
-  'src/projections/__lint_probe__.ts':
+  'src/read-models/__lint_probe__.ts':
     "import type { FastifyInstance } from 'fastify';\nimport { SqliteEventStore } from '../event-store/sqlite/sqlite-event-store';\n" +
     'export const probe = (app: FastifyInstance) => [app, SqliteEventStore];\n',
+  // A read-model slice reading another slice's tables.
+  'src/read-models/actions/__lint_probe__.ts':
+    "import { ExecutionsReadModel } from '../executions/executions.read-model';\nexport const probe = ExecutionsReadModel;\n",
+  // A feature reaching past a read model's queries.
+  'src/conversations/__lint_probe__.ts':
+    "import { conversationsProjection } from '../read-models/conversations/conversations.projection';\nexport const probe = conversationsProjection;\n",
   // A cycle between two top-level folders.
   'src/feed/__lint_probe__.ts': "import { back } from '../health/__lint_probe__';\nexport const there = () => back;\n",
   'src/health/__lint_probe__.ts': "import { there } from '../feed/__lint_probe__';\nexport const back = () => there;\n",
@@ -50,8 +56,10 @@ describe('layering rules (.dependency-cruiser.js)', () => {
         expect.arrayContaining([
           expect.stringMatching(/^domain-is-pure: src\/executions\/domain\/__lint_probe__\.ts → .*@nestjs\/common/),
           expect.stringMatching(/^domain-is-pure: src\/executions\/domain\/__lint_probe__\.ts → (node:)?fs$/),
-          expect.stringMatching(/^fastify-only-at-the-http-edge: src\/projections\/__lint_probe__\.ts → .*node_modules\/fastify\//),
-          expect.stringMatching(/^adapters-only-from-event-store: src\/projections\/__lint_probe__\.ts → src\/event-store\/sqlite\//),
+          expect.stringMatching(/^fastify-only-at-the-http-edge: src\/read-models\/__lint_probe__\.ts → .*node_modules\/fastify\//),
+          expect.stringMatching(/^adapters-only-from-event-store: src\/read-models\/__lint_probe__\.ts → src\/event-store\/sqlite\//),
+          expect.stringMatching(/^read-model-slices-apart: src\/read-models\/actions\/__lint_probe__\.ts → src\/read-models\/executions\//),
+          expect.stringMatching(/^features-use-read-models-through-their-queries: src\/conversations\/__lint_probe__\.ts → src\/read-models\/conversations\//),
           expect.stringMatching(/^no-cycles-between-top-level-folders: src\/(feed|health)\/__lint_probe__\.ts →/),
         ]),
       );

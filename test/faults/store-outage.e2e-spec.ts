@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import { EVENT_STORE, EventStore } from '../../src/event-store/event-store';
-import { READ_MODEL_DB } from '../../src/projections/read-model-database';
+import { READ_MODEL_DB } from '../../src/read-models/read-model-database';
 import { api, createConversation, JsonResponse, RunningApp, startApp, startExecution, waitForExecution, describeOnSqlite } from '../support/app-harness';
 import { expectError, replay } from '../support/execution-helpers';
 import { countRefusals, injectAppendFaults, sqliteOutage } from '../support/store-faults';

@@ -1,7 +1,7 @@
 import { EVENT_STORE, EventStore, NewEvent } from '../../src/event-store/event-store';
 import { EventStoreGateway } from '../../src/event-store/event-store-gateway';
-import { LAG_COUNT_CAP } from '../../src/projections/projection-status';
-import { Projector } from '../../src/projections/projector';
+import { LAG_COUNT_CAP } from '../../src/read-models/projection-status';
+import { Projector } from '../../src/read-models/projector';
 import { api, useApp } from '../support/app-harness';
 
 /**

@@ -2,13 +2,14 @@ import { Logger } from '@nestjs/common';
 import { join } from 'node:path';
 import { EventStore } from '../../src/event-store/event-store';
 import { EventStoreGateway } from '../../src/event-store/event-store-gateway';
-import { ConversationHistory } from '../../src/projections/executions/conversation-history';
-import { ExecutionsReadModel } from '../../src/projections/executions/executions.read-model';
-import { ReadConsistency } from '../../src/projections/read-consistency';
-import { openReadModelDatabase } from '../../src/projections/read-model-database';
-import { PROJECTIONS } from '../../src/projections/read-model.module';
-import { Projector } from '../../src/projections/projector';
-import { WriteWatermark } from '../../src/projections/write-watermark';
+import { ConversationHistory } from '../../src/read-models/executions/conversation-history';
+import { ExecutionsReadModel } from '../../src/read-models/executions/executions.read-model';
+import { InFlightExecutions } from '../../src/read-models/executions/in-flight-executions';
+import { ReadConsistency } from '../../src/read-models/read-consistency';
+import { openReadModelDatabase } from '../../src/read-models/read-model-database';
+import { PROJECTIONS } from '../../src/read-models/projections';
+import { Projector } from '../../src/read-models/projector';
+import { WriteWatermark } from '../../src/read-models/write-watermark';
 
 /**
  * The read side wired as the app wires it, for specs that drive the runner without HTTP: the
@@ -29,6 +30,7 @@ export function startReadModels(adapter: EventStore, dir: string, historyMaxTurn
     store,
     projector,
     executions,
+    inFlight: new InFlightExecutions(projector, executions),
     history: new ConversationHistory(consistency, executions, historyMaxTurns),
     async close() {
       await projector.stop();

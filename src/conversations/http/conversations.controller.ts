@@ -3,7 +3,7 @@ import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { Tenant } from '../../http/tenant.decorator';
 import { CreateConversationDocs, GetConversationDocs } from '../../openapi/routes/conversations.docs';
 import { CreateConversationCommand } from '../commands/create-conversation.command';
-import { GetConversationQuery } from '../queries/get-conversation.query';
+import { GetConversationQuery } from '../../read-models/conversations/get-conversation.query';
 import { CreateConversationDto } from './create-conversation.dto';
 
 @Controller('v1/conversations')

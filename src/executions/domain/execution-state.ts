@@ -39,14 +39,43 @@ export const isTerminal = (status: ExecutionStatus): boolean => status === 'comp
 
 export const pendingActions = (state: ExecutionState): ActionState[] => state.actions.filter((action) => action.status === 'pending');
 
-function end(state: ExecutionState, status: ExecutionStatus, at: string): ExecutionState {
-  return {
-    ...state,
-    status,
-    endedAt: at,
-    // Unanswered actions die with their execution (docs/api.md#actions).
-    actions: state.actions.map((a) => (a.status === 'pending' ? { ...a, status: 'cancelled', resolvedAt: at } : a)),
-  };
+/**
+ * How one event changes an execution's actions (docs/api.md#actions); the same array when it
+ * leaves them as they were. `evolve` folds them with it, and so does the actions read model.
+ */
+export function evolveActions(actions: ActionState[], event: RecordedExecutionEvent): ActionState[] {
+  switch (event.type) {
+    case 'action.required':
+      return [
+        ...actions,
+        {
+          id: event.data.actionId,
+          kind: event.data.kind,
+          prompt: event.data.prompt,
+          inputSchema: event.data.inputSchema,
+          tool: event.data.tool,
+          status: 'pending',
+          response: null,
+          createdAt: event.occurredAt,
+          resolvedAt: null,
+        },
+      ];
+    case 'action.responded':
+      return actions.map((a) =>
+        a.id === event.data.actionId ? { ...a, status: 'resolved' as const, response: event.data.response, resolvedAt: event.occurredAt } : a,
+      );
+    case 'run.completed':
+    case 'run.failed':
+    case 'run.cancelled':
+      // Unanswered actions die with their execution (docs/api.md#actions).
+      return actions.map((a) => (a.status === 'pending' ? { ...a, status: 'cancelled', resolvedAt: event.occurredAt } : a));
+    default:
+      return actions;
+  }
+}
+
+function end(state: ExecutionState, status: ExecutionStatus, event: RecordedExecutionEvent): ExecutionState {
+  return { ...state, status, endedAt: event.occurredAt, actions: evolveActions(state.actions, event) };
 }
 
 /** Folds one recorded event into the state; `null` before `run.queued`. Pure. */
@@ -78,39 +107,20 @@ export function evolve(state: ExecutionState | null, event: RecordedExecutionEve
     case 'output.text.done':
       return { ...next, outputText: event.data.text };
     case 'action.required':
-      return {
-        ...next,
-        status: 'requires_action',
-        actions: [
-          ...state.actions,
-          {
-            id: event.data.actionId,
-            kind: event.data.kind,
-            prompt: event.data.prompt,
-            inputSchema: event.data.inputSchema,
-            tool: event.data.tool,
-            status: 'pending',
-            response: null,
-            createdAt: event.occurredAt,
-            resolvedAt: null,
-          },
-        ],
-      };
+      return { ...next, status: 'requires_action', actions: evolveActions(state.actions, event) };
     case 'action.responded': {
-      const actions = state.actions.map((a) =>
-        a.id === event.data.actionId ? { ...a, status: 'resolved' as const, response: event.data.response, resolvedAt: event.occurredAt } : a,
-      );
+      const actions = evolveActions(state.actions, event);
       const stillWaiting = actions.some((a) => a.status === 'pending');
       return { ...next, actions, status: stillWaiting ? 'requires_action' : 'running' };
     }
     case 'artifact.created':
       return { ...next, artifactCount: state.artifactCount + 1 };
     case 'run.completed':
-      return end(next, 'completed', event.occurredAt);
+      return end(next, 'completed', event);
     case 'run.failed':
-      return { ...end(next, 'failed', event.occurredAt), error: event.data.error };
+      return { ...end(next, 'failed', event), error: event.data.error };
     case 'run.cancelled':
-      return { ...end(next, 'cancelled', event.occurredAt), cancellation: event.data };
+      return { ...end(next, 'cancelled', event), cancellation: event.data };
   }
 }
 

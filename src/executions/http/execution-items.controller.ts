@@ -4,7 +4,8 @@ import { Tenant } from '../../http/tenant.decorator';
 import { ActionsDocs, ArtifactsDocs, RespondDocs } from '../../openapi/routes/execution-items.docs';
 import { RespondToActionCommand } from '../commands/respond-to-action.command';
 import { actionView } from '../execution-view';
-import { ListActionsQuery, ListArtifactsQuery } from '../queries/list-execution-items.query';
+import { ListActionsQuery } from '../../read-models/actions/list-actions.query';
+import { ListArtifactsQuery } from '../../read-models/artifacts/list-artifacts.query';
 import { ID } from './executions.controller';
 
 /** The execution's actions (docs/api.md#actions) and artifacts (docs/api.md#artifacts). */

@@ -5,8 +5,8 @@ import { AllowQuery, integerParam } from '../../http/strict-query';
 import { Tenant } from '../../http/tenant.decorator';
 import { SearchExecutionsDocs } from '../../openapi/routes/execution-search.docs';
 import { ExecutionStatus } from '../domain/execution-state';
-import { decodeCursor } from '../queries/search-cursor';
-import { SearchExecutionsQuery } from '../queries/search-executions.query';
+import { decodeCursor } from '../../read-models/executions/search-cursor';
+import { SearchExecutionsQuery } from '../../read-models/executions/search-executions.query';
 
 const STATUSES: readonly ExecutionStatus[] = ['queued', 'running', 'requires_action', 'completed', 'failed', 'cancelled'];
 const ISO = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2}))?$/;

@@ -6,7 +6,7 @@ import { CancelExecutionDocs, GetExecutionDocs, StartExecutionDocs } from '../..
 import { CancelExecutionCommand } from '../commands/cancel-execution.command';
 import { StartExecutionCommand } from '../commands/start-execution.command';
 import { executionView } from '../execution-view';
-import { GetExecutionQuery } from '../queries/get-execution.query';
+import { GetExecutionQuery } from '../../read-models/executions/get-execution.query';
 import { CancelExecutionDto } from './cancel-execution.dto';
 import { StartExecutionDto } from './start-execution.dto';
 

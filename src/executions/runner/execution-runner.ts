@@ -4,7 +4,7 @@ import { CONFIG, Config } from '../../config/config';
 import { withExecutionLogContext } from '../../observability/request-context';
 import { startExecutionTrace } from '../../observability/tracing';
 import { EVENT_STORE, EventStore } from '../../event-store/event-store';
-import { ConversationHistory } from '../../projections/executions/conversation-history';
+import { ConversationHistory } from '../../read-models/executions/conversation-history';
 import { ProviderRegistry } from '../../providers/provider-registry';
 import { offers } from '../commands/capability-preflight';
 import { LoadedExecution } from '../execution-stream';

@@ -1,8 +1,7 @@
 import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { CONFIG, Config } from '../../config/config';
 import { EVENT_STORE, EventStore, StoreUnavailableError } from '../../event-store/event-store';
-import { ExecutionsReadModel } from '../../projections/executions/executions.read-model';
-import { Projector } from '../../projections/projector';
+import { InFlightExecutions } from '../../read-models/executions/in-flight-executions';
 import { decideAndAppend } from '../commands/decide-and-append';
 import { retryDelay } from '../commands/store-retry';
 import { ExecutionStateError } from '../domain/execution-errors';
@@ -33,8 +32,7 @@ export class InterruptedExecutions implements OnApplicationBootstrap, BeforeAppl
 
   constructor(
     @Inject(EVENT_STORE) private readonly store: EventStore,
-    private readonly projector: Projector,
-    private readonly executions: ExecutionsReadModel,
+    private readonly inFlight: InFlightExecutions,
     private readonly runner: ExecutionRunner,
     private readonly liveness: InstanceLiveness,
     @Inject(CONFIG) private readonly config: Pick<Config, 'heartbeatIntervalMs'>,
@@ -85,10 +83,10 @@ export class InterruptedExecutions implements OnApplicationBootstrap, BeforeAppl
   private async sweep(): Promise<boolean> {
     try {
       // The executions projection must hold everything logged before this process started.
-      await this.projector.waitFor(await this.store.headPosition(), CATCH_UP_MS);
+      const inFlight = await this.inFlight.list(await this.store.headPosition(), CATCH_UP_MS);
       // Executions this process or a live instance runs are in flight too, but they have a driver.
       const gone = await this.liveness.goneOwners();
-      const leftOver = this.executions.inFlight().filter(({ id, owner }) => !this.runner.session(id) && gone(owner));
+      const leftOver = inFlight.filter(({ id, owner }) => !this.runner.session(id) && gone(owner));
       let ended = 0;
       for (const { id } of leftOver) if (await this.interrupt(id, gone)) ended += 1;
       if (ended > 0) this.logger.warn(`ended ${ended} interrupted execution(s) with RUNTIME_INTERRUPTED`);

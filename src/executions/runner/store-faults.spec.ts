@@ -223,7 +223,7 @@ describe('the runner rides out store faults (real SQLite underneath)', () => {
     let refusing = true;
     const restore = injectAppendFaults(store, () => (refusing ? 'refuse' : null));
     const timing = { heartbeatIntervalMs: 1000, heartbeatLapseMs: 5000 };
-    const sweep = new InterruptedExecutions(store, readModels.projector, readModels.executions, runner, new InstanceLiveness(store, timing), timing);
+    const sweep = new InterruptedExecutions(store, readModels.inFlight, runner, new InstanceLiveness(store, timing), timing);
     await sweep.onApplicationBootstrap();
     expect(sweep.pending).toBe(true);
     refusing = false;

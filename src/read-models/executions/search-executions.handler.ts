@@ -1,7 +1,7 @@
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
-import { ExecutionsReadModel } from '../../projections/executions/executions.read-model';
-import { ReadConsistency } from '../../projections/read-consistency';
-import { executionView } from '../execution-view';
+import { ExecutionsReadModel } from './executions.read-model';
+import { ReadConsistency } from '../read-consistency';
+import { executionView } from '../../executions/execution-view';
 import { encodeCursor } from './search-cursor';
 import { ExecutionSearchPage, SearchExecutionsQuery } from './search-executions.query';
 

@@ -1,20 +1,20 @@
 import { Inject } from '@nestjs/common';
-import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
+import { IQueryHandler, QueryBus, QueryHandler } from '@nestjs/cqrs';
 import { ApiError } from '../../common/api-error';
+import { loadConversation } from '../../conversations/conversation-stream';
 import { EVENT_STORE, EventStore } from '../../event-store/event-store';
-import { ConversationsReadModel } from '../../projections/conversations/conversations.read-model';
-import { ExecutionsReadModel } from '../../projections/executions/executions.read-model';
-import { ReadConsistency } from '../../projections/read-consistency';
-import { loadConversation } from '../conversation-stream';
+import { ExecutionsOfConversationQuery } from '../executions/executions-of-conversation.query';
+import { ReadConsistency } from '../read-consistency';
+import { ConversationsReadModel } from './conversations.read-model';
 import { ConversationView, GetConversationQuery } from './get-conversation.query';
 
 @QueryHandler(GetConversationQuery)
 export class GetConversationHandler implements IQueryHandler<GetConversationQuery> {
   constructor(
     @Inject(EVENT_STORE) private readonly store: EventStore,
+    private readonly queries: QueryBus,
     private readonly consistency: ReadConsistency,
     private readonly conversations: ConversationsReadModel,
-    private readonly executions: ExecutionsReadModel,
   ) {}
 
   async execute({ tenantId, conversationId }: GetConversationQuery): Promise<ConversationView> {
@@ -23,7 +23,8 @@ export class GetConversationHandler implements IQueryHandler<GetConversationQuer
     const row = this.conversations.byId(conversationId) ?? (await this.fromStream(conversationId, tenantId));
     if (!row || row.tenantId !== tenantId) throw new ApiError('NOT_FOUND', `conversation ${conversationId} not found`);
     const { id, title, metadata, createdAt } = row;
-    return { id, title, metadata, createdAt, executions: this.executions.ofConversation(conversationId) };
+    // Its executions are the executions read model's rows, not this one's.
+    return { id, title, metadata, createdAt, executions: await this.queries.execute(new ExecutionsOfConversationQuery(conversationId)) };
   }
 
   private async fromStream(conversationId: string, tenantId: string) {

@@ -1,10 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { EVENT_STORE, EventStore } from '../../event-store/event-store';
-import { ExecutionsReadModel } from '../../projections/executions/executions.read-model';
-import { ExecutionNotFoundError } from '../domain/execution-errors';
-import { ExecutionState } from '../domain/execution-state';
-import { executionStream, foldStored } from '../execution-stream';
-import { loadOwnedExecution } from './load-owned-execution';
+import { ExecutionsReadModel } from './executions.read-model';
+import { ExecutionNotFoundError } from '../../executions/domain/execution-errors';
+import { ExecutionState } from '../../executions/domain/execution-state';
+import { executionStream, foldStored } from '../../executions/execution-stream';
+import { loadOwnedExecution } from '../../executions/queries/load-owned-execution';
 
 /**
  * An execution as a query sees it: its read-model row with the stream's tail after the row folded

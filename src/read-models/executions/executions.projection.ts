@@ -1,7 +1,8 @@
 import type Database from 'better-sqlite3';
 import { StoredEvent } from '../../event-store/event-store';
 import { ExecutionState, evolve } from '../../executions/domain/execution-state';
-import { executionIdOf, isExecutionStream, ownerAfter, toRecorded } from '../../executions/execution-stream';
+import { ownerAfter, toRecorded } from '../../executions/execution-stream';
+import { groupByExecution } from '../execution-groups';
 import { Projection } from '../projection';
 
 export const EXECUTIONS_DDL = `
@@ -139,16 +140,4 @@ function fold(row: Row | null, id: string, events: StoredEvent[]): Row | null {
     };
   }
   return current;
-}
-
-export function groupByExecution(events: StoredEvent[]): Map<string, StoredEvent[]> {
-  const groups = new Map<string, StoredEvent[]>();
-  for (const event of events) {
-    if (!isExecutionStream(event.streamId)) continue;
-    const id = executionIdOf(event.streamId);
-    const group = groups.get(id);
-    if (group) group.push(event);
-    else groups.set(id, [event]);
-  }
-  return groups;
 }

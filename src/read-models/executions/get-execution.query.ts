@@ -1,5 +1,5 @@
 import { Query } from '@nestjs/cqrs';
-import { ExecutionState } from '../domain/execution-state';
+import { ExecutionState } from '../../executions/domain/execution-state';
 
 /** The execution's current state: actions, artifacts and the Execution view all derive from it. */
 export class GetExecutionQuery extends Query<ExecutionState> {

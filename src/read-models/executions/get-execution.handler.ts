@@ -1,5 +1,5 @@
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
-import { ExecutionState } from '../domain/execution-state';
+import { ExecutionState } from '../../executions/domain/execution-state';
 import { ExecutionReader } from './execution-reader';
 import { GetExecutionQuery } from './get-execution.query';
 

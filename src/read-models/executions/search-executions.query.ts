@@ -1,6 +1,6 @@
 import { Query } from '@nestjs/cqrs';
-import { ExecutionStatus } from '../domain/execution-state';
-import { ExecutionView } from '../execution-view';
+import { ExecutionStatus } from '../../executions/domain/execution-state';
+import { ExecutionView } from '../../executions/execution-view';
 
 export interface ExecutionSearch {
   conversationId?: string;

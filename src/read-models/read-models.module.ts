@@ -3,29 +3,36 @@ import type Database from 'better-sqlite3';
 import { CONFIG, Config } from '../config/config';
 import { EVENT_STORE, EventStore } from '../event-store/event-store';
 import { EventStoreGateway } from '../event-store/event-store-gateway';
-import { actionsProjection } from './actions/actions.projection';
-import { artifactsProjection } from './artifacts/artifacts.projection';
+import { ActionsReadModel } from './actions/actions.read-model';
+import { ListActionsHandler } from './actions/list-actions.handler';
+import { ArtifactsReadModel } from './artifacts/artifacts.read-model';
+import { ListArtifactsHandler } from './artifacts/list-artifacts.handler';
 import { ConversationsReadModel } from './conversations/conversations.read-model';
-import { conversationsProjection } from './conversations/conversations.projection';
+import { GetConversationHandler } from './conversations/get-conversation.handler';
 import { ConversationHistory } from './executions/conversation-history';
+import { ExecutionReader } from './executions/execution-reader';
+import { ExecutionsOfConversationHandler } from './executions/executions-of-conversation.handler';
 import { ExecutionsReadModel } from './executions/executions.read-model';
-import { executionsProjection } from './executions/executions.projection';
-import { ExecutionItemsReadModel } from './items.read-model';
+import { GetExecutionHandler } from './executions/get-execution.handler';
+import { InFlightExecutions } from './executions/in-flight-executions';
+import { SearchExecutionsHandler } from './executions/search-executions.handler';
+import { Projector } from './projector';
+import { PROJECTIONS } from './projections';
 import { ReadConsistency } from './read-consistency';
 import { READ_MODEL_DB, openReadModelDatabase } from './read-model-database';
-import { Projector } from './projector';
 import { WriteWatermark } from './write-watermark';
 
 /** A query over the tables the projector creates: Nest builds it after the projector. */
-const afterProjector =
-  <T>(build: (db: Database.Database) => T) =>
-  (db: Database.Database, _projector: Projector): T =>
-    build(db);
+const afterProjector = <T>(build: (db: Database.Database) => T) => ({
+  inject: [READ_MODEL_DB, Projector],
+  useFactory: (db: Database.Database, _projector: Projector): T => build(db),
+});
 
-/** Every projection the projector feeds, in the order it applies them. */
-export const PROJECTIONS = [executionsProjection, actionsProjection, artifactsProjection, conversationsProjection];
-
-/** The read-model database, the projector that feeds it, and the queries over it. */
+/**
+ * The read-model database, the projector that feeds it, and each read model's queries: global,
+ * so a feature's runner or sweep can take the small query it needs (ConversationHistory,
+ * InFlightExecutions) by constructor injection.
+ */
 @Global()
 @Module({
   providers: [
@@ -54,18 +61,35 @@ export const PROJECTIONS = [executionsProjection, actionsProjection, artifactsPr
       useFactory: (store: EventStore, db: Database.Database) => new Projector(store, db, PROJECTIONS),
     },
     { provide: ReadConsistency, inject: [Projector, WriteWatermark], useFactory: (p: Projector, w: WriteWatermark) => new ReadConsistency(p, w) },
-    { provide: ExecutionsReadModel, inject: [READ_MODEL_DB, Projector], useFactory: afterProjector((db) => new ExecutionsReadModel(db)) },
-    { provide: ExecutionItemsReadModel, inject: [READ_MODEL_DB, Projector], useFactory: afterProjector((db) => new ExecutionItemsReadModel(db)) },
-    { provide: ConversationsReadModel, inject: [READ_MODEL_DB, Projector], useFactory: afterProjector((db) => new ConversationsReadModel(db)) },
+    // executions/
+    { provide: ExecutionsReadModel, ...afterProjector((db) => new ExecutionsReadModel(db)) },
+    ExecutionReader,
+    GetExecutionHandler,
+    SearchExecutionsHandler,
+    ExecutionsOfConversationHandler,
     {
       provide: ConversationHistory,
       inject: [ReadConsistency, ExecutionsReadModel, CONFIG],
       useFactory: (c: ReadConsistency, e: ExecutionsReadModel, config: Config) => new ConversationHistory(c, e, config.historyMaxTurns),
     },
+    {
+      provide: InFlightExecutions,
+      inject: [Projector, ExecutionsReadModel],
+      useFactory: (p: Projector, e: ExecutionsReadModel) => new InFlightExecutions(p, e),
+    },
+    // actions/
+    { provide: ActionsReadModel, ...afterProjector((db) => new ActionsReadModel(db)) },
+    ListActionsHandler,
+    // artifacts/
+    { provide: ArtifactsReadModel, ...afterProjector((db) => new ArtifactsReadModel(db)) },
+    ListArtifactsHandler,
+    // conversations/
+    { provide: ConversationsReadModel, ...afterProjector((db) => new ConversationsReadModel(db)) },
+    GetConversationHandler,
   ],
-  exports: [READ_MODEL_DB, Projector, ReadConsistency, ExecutionsReadModel, ExecutionItemsReadModel, ConversationsReadModel, ConversationHistory],
+  exports: [READ_MODEL_DB, Projector, ReadConsistency, ConversationHistory, InFlightExecutions],
 })
-export class ReadModelModule implements OnModuleInit, BeforeApplicationShutdown, OnApplicationShutdown {
+export class ReadModelsModule implements OnModuleInit, BeforeApplicationShutdown, OnApplicationShutdown {
   constructor(
     @Inject(READ_MODEL_DB) private readonly db: Database.Database,
     private readonly projector: Projector,

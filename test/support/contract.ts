@@ -151,7 +151,7 @@ export class ContractChecker {
         return `an SSE message's data is not JSON: ${data.slice(0, 200)}`;
       }
       const problem = this.validate(`${path} stream item`, items, event);
-      if (problem) return problem;
+      if (problem) return `an SSE message: ${problem}`;
     }
     return null;
   }

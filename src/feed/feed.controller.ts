@@ -5,7 +5,8 @@ import { validationError } from '../common/api-error';
 import { wantsEventStream } from '../http/accept';
 import { AllowQuery, integerParam } from '../http/strict-query';
 import { Tenant } from '../http/tenant.decorator';
-import { FeedDocs } from '../openapi/routes/feed.docs';
+import { FeedDocs } from './feed.docs';
+import { FeedPageResponse } from './feed.response';
 import { FeedStreamResponder } from './feed-stream.responder';
 import { ReadFeedQuery } from './read-feed.query';
 
@@ -25,7 +26,8 @@ export class FeedController {
     const lastEventId = request.headers['last-event-id'];
     if (!wantsEventStream(request.headers.accept)) {
       const after = integerParam(query.after, 'after', 0) ?? 0;
-      await reply.send(await this.queries.execute(new ReadFeedQuery(tenantId, after, limit)));
+      const page: FeedPageResponse = await this.queries.execute(new ReadFeedQuery(tenantId, after, limit));
+      await reply.send(page);
       return;
     }
     if (lastEventId === undefined) return this.stream.respond(reply, tenantId, integerParam(query.after, 'after', 0) ?? 0);

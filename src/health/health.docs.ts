@@ -1,15 +1,15 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiErrors } from '../openapi/error-responses';
-import { HealthResult } from '../openapi/schemas/health.schema';
+import { HealthResultResponse } from './health.response';
 
 // `security: []`: the probes need no key even when auth is on.
 export const LiveDocs = () =>
   applyDecorators(
     ApiTags('health'),
     ApiOperation({ summary: 'Liveness: the process answers', security: [] }),
-    ApiOkResponse({ type: HealthResult }),
-    ApiErrors('INTERNAL_ERROR'),
+    ApiOkResponse({ type: HealthResultResponse }),
+    ApiErrors('REQUEST_TIMEOUT', 'HEADERS_TOO_LARGE', 'INTERNAL_ERROR'),
   );
 
 export const ReadyDocs = () =>
@@ -23,6 +23,6 @@ export const ReadyDocs = () =>
         'not-ready as soon as SIGTERM arrives.',
       security: [],
     }),
-    ApiOkResponse({ type: HealthResult }),
-    ApiErrors('NOT_READY', 'INTERNAL_ERROR'),
+    ApiOkResponse({ type: HealthResultResponse }),
+    ApiErrors('REQUEST_TIMEOUT', 'HEADERS_TOO_LARGE', 'NOT_READY', 'INTERNAL_ERROR'),
   );

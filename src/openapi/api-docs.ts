@@ -1,7 +1,8 @@
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { PROTOCOL_VERSION, RUNTIME_VERSION } from '../runtime/runtime-info';
-import { ErrorEnvelope } from './schemas/error.schema';
+import { completeDocument } from './complete-document';
+import { ErrorEnvelope } from './error-envelope';
 
 export const DOCS_PATH = '/docs';
 export const DOCS_JSON_PATH = '/docs/json';
@@ -10,8 +11,34 @@ const DESCRIPTION = `Runledger's HTTP API (protocol version ${PROTOCOL_VERSION})
 (JSON replay and SSE), actions and artifacts. Every error is \`{"error": {"code", "message", "details"?}}\`.
 The reference in words is docs/api.md in the repository.`;
 
+const config = new DocumentBuilder()
+  .setTitle('Runledger')
+  .setDescription(DESCRIPTION)
+  .setVersion(RUNTIME_VERSION)
+  .addBearerAuth(
+    {
+      type: 'http',
+      scheme: 'bearer',
+      bearerFormat: 'API key or JWT',
+      description: 'When auth is on: an API key from API_KEYS, or an OIDC access token (JWT)',
+    },
+    'bearer',
+  )
+  .addSecurityRequirements('bearer')
+  .build();
+
 /**
- * The OpenAPI document, generated from the controllers and DTOs, at `/docs/json`, and Swagger UI
+ * The one description of the API's shapes: the controllers' routes, their DTOs and the response
+ * classes they return. The e2e harness validates every response the suites receive against it
+ * (test/support/contract.ts), so it cannot drift from the wire.
+ */
+export function createApiDocument(app: NestFastifyApplication): OpenAPIObject {
+  const document = SwaggerModule.createDocument(app, config, { extraModels: [ErrorEnvelope], autoTagControllers: false });
+  return completeDocument(document);
+}
+
+/**
+ * The OpenAPI document, generated from the controllers, DTOs and response classes, at `/docs/json`, and Swagger UI
  * at `/docs`. The document is built on the first request, not at start: a mistake in it breaks
  * the docs, never the service, and the e2e suite builds it on every run.
  *
@@ -20,22 +47,7 @@ The reference in words is docs/api.md in the repository.`;
  * helmet's default CSP allows.
  */
 export function setupApiDocs(app: NestFastifyApplication): void {
-  const config = new DocumentBuilder()
-    .setTitle('Runledger')
-    .setDescription(DESCRIPTION)
-    .setVersion(RUNTIME_VERSION)
-    .addBearerAuth(
-      {
-        type: 'http',
-        scheme: 'bearer',
-        bearerFormat: 'API key or JWT',
-        description: 'When auth is on: an API key from API_KEYS, or an OIDC access token (JWT)',
-      },
-      'bearer',
-    )
-    .addSecurityRequirements('bearer')
-    .build();
-  SwaggerModule.setup(DOCS_PATH, app, () => SwaggerModule.createDocument(app, config, { extraModels: [ErrorEnvelope], autoTagControllers: false }), {
+  SwaggerModule.setup(DOCS_PATH, app, () => createApiDocument(app), {
     jsonDocumentUrl: DOCS_JSON_PATH,
     raw: ['json'],
     customSiteTitle: 'Runledger API',

@@ -1,7 +1,7 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiResponse, getSchemaPath } from '@nestjs/swagger';
 import type { HeaderObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
-import { ErrorEnvelope } from './schemas/error.schema';
+import { ErrorEnvelope } from './error-envelope';
 
 /** One reason a route can fail: its status, its code, and when (docs/api.md#errors). */
 interface ErrorCase {
@@ -25,6 +25,11 @@ export const ERROR_CASES = {
   INVALID_STATE: { status: 409, code: 'INVALID_STATE', when: "the execution's state forbids the command" },
   ACTION_ALREADY_RESOLVED: { status: 409, code: 'ACTION_ALREADY_RESOLVED', when: 'the action already has an accepted answer' },
   REQUEST_TIMEOUT: { status: 408, code: 'VALIDATION_ERROR', when: 'the headers and body did not arrive within REQUEST_TIMEOUT_MS; the connection is closed' },
+  HEADERS_TOO_LARGE: {
+    status: 431,
+    code: 'VALIDATION_ERROR',
+    when: 'the request headers are over what Node accepts (16 KiB by default); answered before any route, and the connection is closed',
+  },
   PAYLOAD_TOO_LARGE: { status: 413, code: 'PAYLOAD_TOO_LARGE', when: 'the body is over BODY_LIMIT_BYTES (or an action answer over MAX_EVENT_BYTES)' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, code: 'VALIDATION_ERROR', when: 'a non-empty body is not application/json' },
   CAPABILITY_UNSUPPORTED: {

@@ -4,10 +4,18 @@ import { ApiErrors, ErrorCaseName } from './error-responses';
 
 /**
  * Errors every `/v1` route can answer: a query parameter it does not take (400), auth (401, and
- * 503 when the OIDC keys cannot be fetched), a request that arrives too slowly (408), the rate
- * limit (429) and a bug (500).
+ * 503 when the OIDC keys cannot be fetched), a request that arrives too slowly (408) or with too
+ * many header bytes (431), the rate limit (429) and a bug (500).
  */
-const EVERY_ROUTE: ErrorCaseName[] = ['VALIDATION_ERROR', 'UNAUTHENTICATED', 'REQUEST_TIMEOUT', 'RATE_LIMITED', 'KEYS_UNAVAILABLE', 'INTERNAL_ERROR'];
+const EVERY_ROUTE: ErrorCaseName[] = [
+  'VALIDATION_ERROR',
+  'UNAUTHENTICATED',
+  'REQUEST_TIMEOUT',
+  'HEADERS_TOO_LARGE',
+  'RATE_LIMITED',
+  'KEYS_UNAVAILABLE',
+  'INTERNAL_ERROR',
+];
 /** And every route that reads a body: before any route check, 415 → 413 → 400 malformed JSON. */
 const WITH_BODY: ErrorCaseName[] = ['UNSUPPORTED_MEDIA_TYPE', 'PAYLOAD_TOO_LARGE'];
 

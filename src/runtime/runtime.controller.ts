@@ -1,10 +1,11 @@
 import { Controller, Get, Inject, Param } from '@nestjs/common';
 import { EVENT_STORE, EventStore } from '../event-store/event-store';
-import { ProviderDocs, ProviderListDocs, RuntimeDocs } from '../openapi/routes/runtime.docs';
+import { ProviderDocs, ProviderListDocs, RuntimeDocs } from './runtime.docs';
 import { projectionStatus } from '../read-models/projection-status';
 import { Projector } from '../read-models/projector';
 import { ProviderRegistry } from '../providers/provider-registry';
 import { PROTOCOL_VERSION, RUNTIME_NAME, RUNTIME_VERSION } from './runtime-info';
+import { ProviderListResponse, ProviderManifestResponse, RuntimeInfoResponse } from './runtime.response';
 
 /** What this runtime is and which providers it offers (docs/api.md#runtime-and-providers). */
 @Controller('v1')
@@ -17,7 +18,7 @@ export class RuntimeController {
 
   @Get('runtime')
   @RuntimeDocs()
-  async runtime() {
+  async runtime(): Promise<RuntimeInfoResponse> {
     return {
       protocolVersion: PROTOCOL_VERSION,
       name: RUNTIME_NAME,
@@ -30,13 +31,13 @@ export class RuntimeController {
 
   @Get('providers')
   @ProviderListDocs()
-  list() {
+  list(): ProviderListResponse {
     return { providers: this.providers.manifests() };
   }
 
   @Get('providers/:providerId')
   @ProviderDocs()
-  get(@Param('providerId') providerId: string) {
+  get(@Param('providerId') providerId: string): ProviderManifestResponse {
     return this.providers.get(providerId).manifest;
   }
 }

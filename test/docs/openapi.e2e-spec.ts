@@ -92,6 +92,48 @@ describe('OpenAPI document', () => {
     expect(schemas.Event.properties.data.oneOf).toHaveLength(11);
   });
 
+  it('documents HEAD beside every GET, as Fastify serves it, with the same statuses', () => {
+    const fastify = app.app.getHttpAdapter().getInstance();
+    const heads = servedRoutes(fastify)
+      .filter((r) => r.method === 'HEAD' && !isDocsRoute(r.url))
+      .map((r) => openApiPath(r.url));
+    expect(heads).toEqual(expect.arrayContaining(['/v1/executions/{id}', '/health/live']));
+    for (const path of heads) {
+      const item = doc.paths[path];
+      expect({ path, head: Object.keys(item.head?.responses ?? {}) }).toEqual({ path, head: Object.keys(item.get.responses) });
+    }
+  });
+
+  it("documents 431, which Node answers before any route, on every route", () => {
+    for (const { key, op } of operations()) expect({ key, has431: '431' in op.responses }).toEqual({ key, has431: true });
+  });
+
+  it("documents GET /v1/runtime's projections", () => {
+    expect(doc.components.schemas.RuntimeInfo.required).toEqual(expect.arrayContaining(['projections']));
+    expect(doc.components.schemas.ProjectionStatus).toMatchObject({ required: ['name', 'position', 'lag'] });
+  });
+
+  it('says null where null is allowed in a way OpenAPI 3.0 validators read: nullable only beside a type', () => {
+    const misplaced: string[] = [];
+    const walk = (node: unknown, at: string) => {
+      if (Array.isArray(node)) return node.forEach((item, i) => walk(item, `${at}/${i}`));
+      if (node === null || typeof node !== 'object') return;
+      const schema = node as Record<string, unknown>;
+      if (schema.nullable === true && schema.type === undefined) misplaced.push(at);
+      for (const [key, value] of Object.entries(schema)) if (key !== 'example' && key !== 'examples') walk(value, `${at}/${key}`);
+    };
+    walk(doc, '#');
+    expect(misplaced).toEqual([]);
+    expect(doc.components.schemas.Execution.properties.error.oneOf).toContainEqual({ $ref: '#/components/schemas/ExecutionError' });
+  });
+
+  it("closes each event type's data, so an event's data matches one branch of Event.data", () => {
+    for (const branch of doc.components.schemas.Event.properties.data.oneOf) {
+      const name = branch.$ref.split('/').pop();
+      expect({ name, additionalProperties: doc.components.schemas[name].additionalProperties }).toEqual({ name, additionalProperties: false });
+    }
+  });
+
   it('documents the event stream variant of the events route', () => {
     const events = doc.paths['/v1/executions/{id}/events'].get as Operation;
     expect(Object.keys(events.responses[200].content)).toEqual(['application/json', 'text/event-stream']);

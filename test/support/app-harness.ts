@@ -5,6 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createApp } from '../../src/app';
 import { Config, loadConfig } from '../../src/config/config';
+import { createApiDocument } from '../../src/openapi/api-docs';
+import { ContractChecker, recordResponses } from './contract';
 import { createDatabase } from './postgres-cluster';
 
 export interface RunningApp {
@@ -47,15 +49,28 @@ export async function startApp(overrides: Partial<Config> & { env?: Record<strin
     ...rest,
   };
   const app = await createApp(config);
+  const responses = recordResponses(app.getHttpServer());
   await app.listen(0, '127.0.0.1');
   const address = app.getHttpServer().address() as { port: number };
   return {
     app,
     baseUrl: `http://127.0.0.1:${address.port}`,
     sqlitePath: config.sqlitePath,
-    close: () => app.close(),
+    close: async () => {
+      checker ??= new ContractChecker(createApiDocument(app) as never);
+      await app.close();
+      const problems = checker.problems(responses.splice(0));
+      if (problems.length > 0) throw new Error(`responses that break the OpenAPI document (docs/api.md#the-openapi-document):\n${problems.join('\n')}`);
+    },
   };
 }
+
+/**
+ * Every response an app of the suites answers is checked against the document it serves when
+ * the app closes: the document is the API's one description of shapes, so it must hold for
+ * every real answer. One document per test file: every app builds the same one.
+ */
+let checker: ContractChecker | undefined;
 
 export interface AppOptions extends Partial<Config> {
   env?: Record<string, string>;

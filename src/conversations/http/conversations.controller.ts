@@ -1,9 +1,14 @@
 import { Body, Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { Tenant } from '../../http/tenant.decorator';
-import { CreateConversationDocs, GetConversationDocs } from '../../openapi/routes/conversations.docs';
+import { CreateConversationDocs, GetConversationDocs } from './conversations.docs';
 import { CreateConversationCommand } from '../commands/create-conversation.command';
+<<<<<<< HEAD
 import { GetConversationQuery } from '../../read-models/conversations/get-conversation.query';
+=======
+import { GetConversationQuery } from '../queries/get-conversation.query';
+import { ConversationResponse } from './conversation.response';
+>>>>>>> h-api
 import { CreateConversationDto } from './create-conversation.dto';
 
 @Controller('v1/conversations')
@@ -16,14 +21,14 @@ export class ConversationsController {
   @Post()
   @HttpCode(201)
   @CreateConversationDocs()
-  async create(@Tenant() tenantId: string, @Body() body: CreateConversationDto) {
+  async create(@Tenant() tenantId: string, @Body() body: CreateConversationDto): Promise<ConversationResponse> {
     const state = await this.commands.execute(new CreateConversationCommand(tenantId, body.title ?? null, body.metadata ?? {}));
     return { ...state, executions: [] };
   }
 
   @Get(':id')
   @GetConversationDocs()
-  get(@Tenant() tenantId: string, @Param('id') id: string) {
+  get(@Tenant() tenantId: string, @Param('id') id: string): Promise<ConversationResponse> {
     return this.queries.execute(new GetConversationQuery(tenantId, id));
   }
 }

@@ -1,33 +1,41 @@
+import { validate } from 'class-validator';
 import { validationError } from '../../common/api-error';
-import { codePointLength } from '../../common/code-points';
 import { valueProblem } from '../../common/json-schema/schema-checker';
 import { ActionState } from '../domain/execution-state';
+import { ApprovalAnswerDto, InputAnswerDto } from '../http/respond-to-action.dto';
 
-const present = (v: unknown) => v !== undefined && v !== null;
+const BODIES: Record<ActionState['kind'], Function> = { approval: ApprovalAnswerDto, input: InputAnswerDto };
+
+/** The body as an instance of its DTO, own keys kept as they are (even `__proto__`, which assignment would not). */
+function asInstance(dto: Function, body: Record<string, unknown>): object {
+  const instance = Object.create(dto.prototype as object) as object;
+  for (const [key, value] of Object.entries(body)) Object.defineProperty(instance, key, { value, enumerable: true, writable: true, configurable: true });
+  return instance;
+}
+
+/** The first problem class-validator finds, in the words docs/api.md#actions uses: unknown fields first, then each field in order. */
+async function bodyProblem(action: ActionState, body: Record<string, unknown>): Promise<string | null> {
+  const errors = await validate(asInstance(BODIES[action.kind], body), { whitelist: true, forbidNonWhitelisted: true, stopAtFirstError: true });
+  const [first] = errors;
+  if (!first?.constraints) return null;
+  if (first.constraints.whitelistValidation) return `${first.property} is not a known field of an ${action.kind} response`;
+  return Object.values(first.constraints)[0];
+}
 
 /**
  * The body of an answer checked against its action (docs/api.md#actions), returned as it will be stored: the body
  * as sent, less optional fields sent as null.
  */
 export async function actionResponse(action: ActionState, body: Record<string, unknown>): Promise<Record<string, unknown>> {
+  const problem = await bodyProblem(action, body);
+  if (problem) throw validationError(problem);
   if (action.kind === 'approval') {
-    for (const key of Object.keys(body)) {
-      if (key !== 'decision' && key !== 'comment') throw validationError(`${key} is not a known field of an approval response`);
-    }
-    if (body.decision !== 'approve' && body.decision !== 'deny') throw validationError('decision must be "approve" or "deny"');
-    if (!present(body.comment)) return { decision: body.decision };
-    if (typeof body.comment !== 'string' || body.comment.length === 0 || codePointLength(body.comment) > 2000) {
-      throw validationError('comment must be a string of 1 to 2000 characters');
-    }
-    return { decision: body.decision, comment: body.comment };
+    const { decision, comment } = body as unknown as ApprovalAnswerDto;
+    return comment === undefined || comment === null ? { decision } : { decision, comment };
   }
-  for (const key of Object.keys(body)) {
-    if (key !== 'value') throw validationError(`${key} is not a known field of an input response`);
-  }
-  if (!('value' in body)) throw validationError('value is required');
   if (action.inputSchema) {
-    const problem = await valueProblem(action.inputSchema, body.value);
-    if (problem) throw validationError(problem);
+    const valueIssue = await valueProblem(action.inputSchema, body.value);
+    if (valueIssue) throw validationError(valueIssue);
   }
   return { value: body.value };
 }

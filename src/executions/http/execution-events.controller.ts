@@ -5,8 +5,9 @@ import { validationError } from '../../common/api-error';
 import { wantsEventStream } from '../../http/accept';
 import { AllowQuery, integerParam } from '../../http/strict-query';
 import { Tenant } from '../../http/tenant.decorator';
-import { EventsDocs } from '../../openapi/routes/execution-events.docs';
+import { EventsDocs } from './execution-events.docs';
 import { ReplayEventsQuery } from '../queries/replay-events.query';
+import { EventPageResponse } from './event.response';
 import { EventStreamResponder } from './event-stream.responder';
 import { ID } from './executions.controller';
 
@@ -32,7 +33,8 @@ export class ExecutionEventsController {
     const lastEventId = request.headers['last-event-id'];
     if (!wantsEventStream(request.headers.accept)) {
       const after = integerParam(query.after, 'after', 0) ?? 0;
-      await reply.send(await this.queries.execute(new ReplayEventsQuery(tenantId, id, after, limit)));
+      const page: EventPageResponse = await this.queries.execute(new ReplayEventsQuery(tenantId, id, after, limit));
+      await reply.send(page);
       return;
     }
     // limit does not apply to streams; after is ignored when Last-Event-ID is present.

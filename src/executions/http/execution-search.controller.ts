@@ -3,7 +3,8 @@ import { QueryBus } from '@nestjs/cqrs';
 import { validationError } from '../../common/api-error';
 import { AllowQuery, integerParam } from '../../http/strict-query';
 import { Tenant } from '../../http/tenant.decorator';
-import { SearchExecutionsDocs } from '../../openapi/routes/execution-search.docs';
+import { SearchExecutionsDocs } from './execution-search.docs';
+import { ExecutionSearchPageResponse } from './execution.response';
 import { ExecutionStatus } from '../domain/execution-state';
 import { decodeCursor } from '../../read-models/executions/search-cursor';
 import { SearchExecutionsQuery } from '../../read-models/executions/search-executions.query';
@@ -27,7 +28,7 @@ export class ExecutionSearchController {
   @Get()
   @SearchExecutionsDocs()
   @AllowQuery('conversationId', 'status', 'provider', 'createdAfter', 'createdBefore', 'limit', 'cursor')
-  async search(@Tenant() tenantId: string, @Query() query: Record<string, string | undefined>) {
+  async search(@Tenant() tenantId: string, @Query() query: Record<string, string | undefined>): Promise<ExecutionSearchPageResponse> {
     if (query.status !== undefined && !STATUSES.includes(query.status as ExecutionStatus)) {
       throw validationError(`status must be one of ${STATUSES.join(', ')}`);
     }

@@ -2,12 +2,13 @@ import { Body, Controller, Get, HttpCode, Param, Post, Res } from '@nestjs/commo
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import type { FastifyReply } from 'fastify';
 import { Tenant } from '../../http/tenant.decorator';
-import { CancelExecutionDocs, GetExecutionDocs, StartExecutionDocs } from '../../openapi/routes/executions.docs';
+import { CancelExecutionDocs, GetExecutionDocs, StartExecutionDocs } from './executions.docs';
 import { CancelExecutionCommand } from '../commands/cancel-execution.command';
 import { StartExecutionCommand } from '../commands/start-execution.command';
 import { executionView } from '../execution-view';
 import { GetExecutionQuery } from '../../read-models/executions/get-execution.query';
 import { CancelExecutionDto } from './cancel-execution.dto';
+import { ExecutionResponse } from './execution.response';
 import { StartExecutionDto } from './start-execution.dto';
 
 /**
@@ -26,7 +27,7 @@ export class ExecutionsController {
 
   @Post()
   @StartExecutionDocs()
-  async start(@Tenant() tenantId: string, @Body() body: StartExecutionDto, @Res({ passthrough: true }) reply: FastifyReply) {
+  async start(@Tenant() tenantId: string, @Body() body: StartExecutionDto, @Res({ passthrough: true }) reply: FastifyReply): Promise<ExecutionResponse> {
     const { state, replayed } = await this.commands.execute(
       new StartExecutionCommand(tenantId, {
         conversationId: body.conversationId,
@@ -44,14 +45,14 @@ export class ExecutionsController {
 
   @Get(ID)
   @GetExecutionDocs()
-  async get(@Tenant() tenantId: string, @Param('id') id: string) {
+  async get(@Tenant() tenantId: string, @Param('id') id: string): Promise<ExecutionResponse> {
     return executionView(await this.queries.execute(new GetExecutionQuery(tenantId, id)));
   }
 
   @Post(`${ID}::cancel`)
   @HttpCode(200)
   @CancelExecutionDocs()
-  async cancel(@Tenant() tenantId: string, @Param('id') id: string, @Body() body: CancelExecutionDto) {
+  async cancel(@Tenant() tenantId: string, @Param('id') id: string, @Body() body: CancelExecutionDto): Promise<ExecutionResponse> {
     return executionView(await this.commands.execute(new CancelExecutionCommand(tenantId, id, body.reason ?? null)));
   }
 }

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { ERROR_STATUS } from '../../common/api-error';
-import { JSON_OBJECT } from './json';
+import { ERROR_STATUS } from '../common/api-error';
+import { JSON_OBJECT } from './schema-types';
 
 export class ApiErrorBody {
   @ApiProperty({ enum: [...Object.keys(ERROR_STATUS), 'INTERNAL_ERROR'], example: 'VALIDATION_ERROR' })

@@ -1,7 +1,7 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOkResponse, ApiParam } from '@nestjs/swagger';
-import { RouteDocs } from '../route-docs';
-import { Execution } from '../schemas/execution.schema';
+import { RouteDocs } from '../../openapi/route-docs';
+import { ExecutionResponse } from './execution.response';
 
 /** The execution id in every `/v1/executions/{id}…` path. */
 export const ExecutionIdParam = () => ApiParam({ name: 'id', description: "Execution id (opaque; never contains ':' or '/')" });
@@ -19,9 +19,9 @@ export const StartExecutionDocs = () =>
       body: true,
       errors: ['NOT_FOUND', 'PROVIDER_NOT_FOUND', 'IDEMPOTENCY_CONFLICT', 'CAPABILITY_UNSUPPORTED', 'PROVIDER_ERROR', 'STORE_UNAVAILABLE'],
     }),
-    ApiCreatedResponse({ type: Execution, description: 'A new execution, as right after `run.queued` (status `queued`, lastSequence 1)' }),
+    ApiCreatedResponse({ type: ExecutionResponse, description: 'A new execution, as right after `run.queued` (status `queued`, lastSequence 1)' }),
     ApiOkResponse({
-      type: Execution,
+      type: ExecutionResponse,
       description: "The idempotency key's original execution, in its current state",
       headers: { 'Idempotent-Replayed': { description: 'Always `true`', schema: { type: 'string', enum: ['true'] } } },
     }),
@@ -31,7 +31,7 @@ export const GetExecutionDocs = () =>
   applyDecorators(
     RouteDocs({ tag: 'executions', summary: 'An execution, reflecting every acknowledged event', errors: ['NOT_FOUND'] }),
     ExecutionIdParam(),
-    ApiOkResponse({ type: Execution }),
+    ApiOkResponse({ type: ExecutionResponse }),
   );
 
 export const CancelExecutionDocs = () =>
@@ -46,5 +46,5 @@ export const CancelExecutionDocs = () =>
       errors: ['NOT_FOUND', 'INVALID_STATE', 'STORE_UNAVAILABLE'],
     }),
     ExecutionIdParam(),
-    ApiOkResponse({ type: Execution, description: 'The execution, status `cancelled`' }),
+    ApiOkResponse({ type: ExecutionResponse, description: 'The execution, status `cancelled`' }),
   );

@@ -1,8 +1,9 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiBody, ApiExtraModels, ApiOkResponse, ApiParam, getSchemaPath } from '@nestjs/swagger';
-import { RouteDocs } from '../route-docs';
-import { Action, ActionList, ApprovalAnswer, InputAnswer } from '../schemas/action.schema';
-import { ArtifactList } from '../schemas/artifact.schema';
+import { RouteDocs } from '../../openapi/route-docs';
+import { ActionListResponse, ActionResponse } from './action.response';
+import { ApprovalAnswerDto, InputAnswerDto } from './respond-to-action.dto';
+import { ArtifactListResponse } from './artifact.response';
 import { ExecutionIdParam } from './executions.docs';
 
 /** docs/api.md#actions */
@@ -10,7 +11,7 @@ export const ActionsDocs = () =>
   applyDecorators(
     RouteDocs({ tag: 'actions', summary: "An execution's actions, in creation order", errors: ['NOT_FOUND'] }),
     ExecutionIdParam(),
-    ApiOkResponse({ type: ActionList }),
+    ApiOkResponse({ type: ActionListResponse }),
   );
 
 export const RespondDocs = () =>
@@ -27,12 +28,12 @@ export const RespondDocs = () =>
     }),
     ExecutionIdParam(),
     ApiParam({ name: 'actionId', description: "Action id (from `action.required`; never contains ':' or '/')" }),
-    ApiExtraModels(ApprovalAnswer, InputAnswer),
+    ApiExtraModels(ApprovalAnswerDto, InputAnswerDto),
     ApiBody({
       description: '`{decision, comment?}` for an approval action, `{value}` for an input action',
-      schema: { oneOf: [{ $ref: getSchemaPath(ApprovalAnswer) }, { $ref: getSchemaPath(InputAnswer) }] },
+      schema: { oneOf: [{ $ref: getSchemaPath(ApprovalAnswerDto) }, { $ref: getSchemaPath(InputAnswerDto) }] },
     }),
-    ApiOkResponse({ type: Action, description: 'The action, now `resolved`' }),
+    ApiOkResponse({ type: ActionResponse, description: 'The action, now `resolved`' }),
   );
 
 /** docs/api.md#artifacts */
@@ -40,5 +41,5 @@ export const ArtifactsDocs = () =>
   applyDecorators(
     RouteDocs({ tag: 'artifacts', summary: "An execution's artifact descriptors, in creation order", errors: ['NOT_FOUND'] }),
     ExecutionIdParam(),
-    ApiOkResponse({ type: ArtifactList }),
+    ApiOkResponse({ type: ArtifactListResponse }),
   );

@@ -1,8 +1,7 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiOkResponse, ApiQuery } from '@nestjs/swagger';
-import { RouteDocs } from '../route-docs';
-import { EXECUTION_STATUSES } from '../schemas/execution.schema';
-import { ExecutionSearchPage } from '../schemas/feed.schema';
+import { RouteDocs } from '../../openapi/route-docs';
+import { EXECUTION_STATUSES, ExecutionSearchPageResponse } from './execution.response';
 
 /** Search of the tenant's executions: filters combine with AND, newest first, cursor pages. */
 export const SearchExecutionsDocs = () =>
@@ -20,5 +19,5 @@ export const SearchExecutionsDocs = () =>
     ApiQuery({ name: 'createdBefore', required: false, schema: { type: 'string', format: 'date-time' } }),
     ApiQuery({ name: 'limit', required: false, schema: { type: 'integer', minimum: 1, maximum: 100, default: 20 } }),
     ApiQuery({ name: 'cursor', required: false, type: String, description: "A previous page's nextCursor" }),
-    ApiOkResponse({ type: ExecutionSearchPage }),
+    ApiOkResponse({ type: ExecutionSearchPageResponse }),
   );

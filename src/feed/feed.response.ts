@@ -1,9 +1,9 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Execution } from './execution.schema';
-import { ISO_TIME, JSON_OBJECT } from './json';
+import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
+import { ISO_TIME, JSON_OBJECT } from '../openapi/schema-types';
 
 /** An event in the audit feed: the envelope of docs/api.md#events plus its global position. */
-export class FeedEvent {
+@ApiSchema({ name: 'FeedEvent' })
+export class FeedEventResponse {
   @ApiPropertyOptional({ description: "Set on an execution's events" })
   executionId?: string;
 
@@ -26,18 +26,12 @@ export class FeedEvent {
   position!: number;
 }
 
-export class FeedPage {
-  @ApiProperty({ type: () => [FeedEvent], description: 'In global order, after the cursor' })
-  events!: FeedEvent[];
+/** docs/api.md#audit-feed: a page of the feed. */
+@ApiSchema({ name: 'FeedPage' })
+export class FeedPageResponse {
+  @ApiProperty({ type: () => [FeedEventResponse], description: 'In global order, after the cursor' })
+  events!: FeedEventResponse[];
 
   @ApiProperty({ type: 'integer', description: 'The feed is complete up to here: resume with `after` = this, even after an empty page' })
   lastPosition!: number;
-}
-
-export class ExecutionSearchPage {
-  @ApiProperty({ type: () => [Execution], description: 'Newest first' })
-  executions!: Execution[];
-
-  @ApiProperty({ type: String, nullable: true, description: 'Opaque; pass as `cursor` for the next page. null on the last page' })
-  nextCursor!: string | null;
 }

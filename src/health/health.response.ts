@@ -1,4 +1,4 @@
-import { ApiProperty, ApiPropertyOptions } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptions, ApiSchema } from '@nestjs/swagger';
 
 const CHECKS: ApiPropertyOptions = {
   type: 'object',
@@ -13,7 +13,8 @@ const CHECKS: ApiPropertyOptions = {
 };
 
 /** Terminus's result shape, as `/health/live` and a ready `/health/ready` answer it. */
-export class HealthResult {
+@ApiSchema({ name: 'HealthResult' })
+export class HealthResultResponse {
   @ApiProperty({ enum: ['ok'] })
   status!: string;
 

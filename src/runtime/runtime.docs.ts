@@ -1,21 +1,21 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiOkResponse, ApiParam } from '@nestjs/swagger';
-import { RouteDocs } from '../route-docs';
-import { ProviderList, ProviderManifest, RuntimeInfo } from '../schemas/provider.schema';
+import { RouteDocs } from '../openapi/route-docs';
+import { ProviderListResponse, ProviderManifestResponse, RuntimeInfoResponse } from './runtime.response';
 
 /** docs/api.md#runtime-and-providers */
 export const RuntimeDocs = () =>
   applyDecorators(
     RouteDocs({ tag: 'runtime', summary: 'What this runtime is: protocol version, event store and providers' }),
-    ApiOkResponse({ type: RuntimeInfo }),
+    ApiOkResponse({ type: RuntimeInfoResponse }),
   );
 
 export const ProviderListDocs = () =>
-  applyDecorators(RouteDocs({ tag: 'runtime', summary: "Every provider's manifest" }), ApiOkResponse({ type: ProviderList }));
+  applyDecorators(RouteDocs({ tag: 'runtime', summary: "Every provider's manifest" }), ApiOkResponse({ type: ProviderListResponse }));
 
 export const ProviderDocs = () =>
   applyDecorators(
     RouteDocs({ tag: 'runtime', summary: "One provider's manifest", errors: ['PROVIDER_NOT_FOUND'] }),
     ApiParam({ name: 'providerId', example: 'scripted' }),
-    ApiOkResponse({ type: ProviderManifest }),
+    ApiOkResponse({ type: ProviderManifestResponse }),
   );

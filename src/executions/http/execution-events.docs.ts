@@ -1,7 +1,7 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiExtraModels, ApiHeader, ApiNoContentResponse, ApiOkResponse, ApiProduces, ApiQuery, getSchemaPath } from '@nestjs/swagger';
-import { RouteDocs } from '../route-docs';
-import { EVENT_DATA, EventPage } from '../schemas/event.schema';
+import { RouteDocs } from '../../openapi/route-docs';
+import { EventPageResponse } from './event.response';
 import { ExecutionIdParam } from './executions.docs';
 
 const SSE_EXAMPLE =
@@ -30,12 +30,12 @@ export const EventsDocs = () =>
     ApiQuery({ name: 'limit', required: false, schema: { type: 'integer', minimum: 1, maximum: 1000 }, description: 'Page size (JSON replay only)' }),
     ApiHeader({ name: 'Accept', required: false, description: 'Include `text/event-stream` for the SSE stream' }),
     ApiHeader({ name: 'Last-Event-ID', required: false, description: 'SSE only: the cursor, a non-negative integer; wins over `after`' }),
-    ApiExtraModels(EventPage, ...Object.values(EVENT_DATA)),
+    ApiExtraModels(EventPageResponse),
     ApiProduces('application/json', 'text/event-stream'),
     ApiOkResponse({
       description: 'JSON replay (application/json), or the event stream (text/event-stream)',
       content: {
-        'application/json': { schema: { $ref: getSchemaPath(EventPage) } },
+        'application/json': { schema: { $ref: getSchemaPath(EventPageResponse) } },
         'text/event-stream': {
           schema: { type: 'string', description: 'SSE messages; each `data:` line is one Event as JSON' },
           example: SSE_EXAMPLE,

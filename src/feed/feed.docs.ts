@@ -1,7 +1,7 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiExtraModels, ApiHeader, ApiOkResponse, ApiProduces, ApiQuery, getSchemaPath } from '@nestjs/swagger';
-import { RouteDocs } from '../route-docs';
-import { FeedPage } from '../schemas/feed.schema';
+import { RouteDocs } from '../openapi/route-docs';
+import { FeedPageResponse } from './feed.response';
 
 /** The audit feed: every event the tenant owns, in global order; JSON pages or a live SSE stream. */
 export const FeedDocs = () =>
@@ -17,12 +17,12 @@ export const FeedDocs = () =>
     ApiQuery({ name: 'limit', required: false, schema: { type: 'integer', minimum: 1, maximum: 1000, default: 1000 }, description: 'JSON only' }),
     ApiHeader({ name: 'Accept', required: false, description: 'Include `text/event-stream` for the SSE stream' }),
     ApiHeader({ name: 'Last-Event-ID', required: false, description: 'SSE only: the cursor; wins over `after`' }),
-    ApiExtraModels(FeedPage),
+    ApiExtraModels(FeedPageResponse),
     ApiProduces('application/json', 'text/event-stream'),
     ApiOkResponse({
       description: 'A page (application/json), or the live stream (text/event-stream)',
       content: {
-        'application/json': { schema: { $ref: getSchemaPath(FeedPage) } },
+        'application/json': { schema: { $ref: getSchemaPath(FeedPageResponse) } },
         'text/event-stream': { schema: { type: 'string', description: 'SSE messages; each `data:` line is one FeedEvent as JSON' } },
       },
     }),

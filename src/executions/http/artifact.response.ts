@@ -1,8 +1,10 @@
-import { ApiProperty } from '@nestjs/swagger';
-import { ISO_TIME, JSON_OBJECT } from './json';
+import { ApiProperty, ApiSchema } from '@nestjs/swagger';
+import { ISO_TIME, JSON_OBJECT } from '../../openapi/schema-types';
+import { ArtifactDescriptor } from '../domain/execution-events';
 
 /** docs/api.md#artifacts: a descriptor only; no artifact bytes are stored or proxied. */
-export class Artifact {
+@ApiSchema({ name: 'Artifact' })
+export class ArtifactResponse implements ArtifactDescriptor {
   @ApiProperty()
   id!: string;
 
@@ -25,7 +27,8 @@ export class Artifact {
   metadata!: Record<string, unknown>;
 }
 
-export class ArtifactList {
-  @ApiProperty({ type: () => [Artifact], description: 'In creation order' })
-  artifacts!: Artifact[];
+@ApiSchema({ name: 'ArtifactList' })
+export class ArtifactListResponse {
+  @ApiProperty({ type: () => [ArtifactResponse], description: 'In creation order' })
+  artifacts!: ArtifactResponse[];
 }

@@ -1,0 +1,96 @@
+import { ApiExtraModels, ApiProperty, ApiSchema } from '@nestjs/swagger';
+import { ISO_TIME, JSON_OBJECT, nullable } from '../../openapi/schema-types';
+import { ErrorInfo, ExecutionInput } from '../domain/execution-events';
+import { ExecutionStatus } from '../domain/execution-state';
+
+export const EXECUTION_STATUSES: ExecutionStatus[] = ['queued', 'running', 'requires_action', 'completed', 'failed', 'cancelled'];
+
+@ApiSchema({ name: 'ExecutionInput' })
+export class ExecutionInputResponse implements ExecutionInput {
+  @ApiProperty({ minLength: 1, example: 'hello brave new world' })
+  text!: string;
+}
+
+@ApiSchema({ name: 'ExecutionError' })
+export class ExecutionErrorResponse implements ErrorInfo {
+  @ApiProperty({ example: 'PROVIDER_ERROR', description: 'e.g. PROVIDER_ERROR, ACTION_DENIED, RUNTIME_INTERRUPTED' })
+  code!: string;
+
+  @ApiProperty()
+  message!: string;
+}
+
+@ApiSchema({ name: 'Cancellation' })
+export class CancellationResponse {
+  @ApiProperty({ type: String, nullable: true })
+  reason!: string | null;
+
+  @ApiProperty({ type: String, nullable: true, description: "The provider cleanup's error message, if it failed" })
+  providerCleanupError!: string | null;
+}
+
+/** docs/api.md#executions; `executionView` writes it, in this key order. */
+@ApiSchema({ name: 'Execution' })
+@ApiExtraModels(ExecutionErrorResponse, CancellationResponse)
+export class ExecutionResponse {
+  @ApiProperty({ description: 'UUIDv7' })
+  id!: string;
+
+  @ApiProperty()
+  conversationId!: string;
+
+  @ApiProperty({ example: 'scripted' })
+  provider!: string;
+
+  @ApiProperty({ enum: EXECUTION_STATUSES })
+  status!: ExecutionStatus;
+
+  @ApiProperty({ type: () => ExecutionInputResponse })
+  input!: ExecutionInputResponse;
+
+  @ApiProperty({ type: [String], example: ['output.text.stream'] })
+  requiredCapabilities!: string[];
+
+  @ApiProperty({ ...JSON_OBJECT, description: 'Provider-specific; `{}` when none was given' })
+  config!: Record<string, unknown>;
+
+  @ApiProperty({ type: String, nullable: true })
+  idempotencyKey!: string | null;
+
+  @ApiProperty(ISO_TIME)
+  createdAt!: string;
+
+  @ApiProperty({ ...ISO_TIME, nullable: true })
+  startedAt!: string | null;
+
+  @ApiProperty({ ...ISO_TIME, nullable: true })
+  endedAt!: string | null;
+
+  @ApiProperty({ type: String, nullable: true, description: 'The `output.text.done` text once emitted' })
+  outputText!: string | null;
+
+  @ApiProperty(nullable(ExecutionErrorResponse, 'Set by `run.failed`'))
+  error!: ExecutionErrorResponse | null;
+
+  @ApiProperty(nullable(CancellationResponse, 'Set by `run.cancelled`'))
+  cancellation!: CancellationResponse | null;
+
+  @ApiProperty({ type: [String] })
+  pendingActionIds!: string[];
+
+  @ApiProperty({ type: 'integer', minimum: 0 })
+  artifactCount!: number;
+
+  @ApiProperty({ type: 'integer', minimum: 1, description: 'Sequence of the last event; 1 right after `run.queued`' })
+  lastSequence!: number;
+}
+
+/** docs/api.md#executions: a search page, newest first. */
+@ApiSchema({ name: 'ExecutionSearchPage' })
+export class ExecutionSearchPageResponse {
+  @ApiProperty({ type: () => [ExecutionResponse], description: 'Newest first' })
+  executions!: ExecutionResponse[];
+
+  @ApiProperty({ type: String, nullable: true, description: 'Opaque; pass as `cursor` for the next page. null on the last page' })
+  nextCursor!: string | null;
+}

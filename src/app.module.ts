@@ -19,7 +19,7 @@ import { ExecutionReader } from './executions/queries/execution-reader';
 import { ListActionsHandler, ListArtifactsHandler } from './executions/queries/list-execution-items.handler';
 import { ReplayEventsHandler } from './executions/queries/replay-events.handler';
 import { ExecutionRunner } from './executions/runner/execution-runner';
-import { InstanceLiveness } from './executions/runner/instance-liveness';
+import { InstanceLiveness } from './executions/instance-liveness';
 import { OwnerFollower } from './executions/runner/owner-follower';
 import { InterruptedExecutions } from './executions/runner/interrupted-executions';
 import { HealthModule } from './health/health.module';

@@ -2,7 +2,7 @@ import { Logger } from '@nestjs/common';
 import type Database from 'better-sqlite3';
 import { AllSubscriptionItem, EventStore, StoredEvent, StoreUnavailableError } from '../event-store/event-store';
 import { asStoreUnavailable } from '../event-store/sqlite/sqlite-errors';
-import { backoff, retryDelay } from '../executions/commands/store-retry';
+import { backoff, retryDelay } from '../common/backoff';
 import { PROJECTED_STREAM_PREFIXES, Projection } from './projection';
 import { ProjectionCatalog } from './projection-catalog';
 

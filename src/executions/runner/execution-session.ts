@@ -5,10 +5,10 @@ import { nowIso } from '../../common/clock';
 import { inSpan } from '../../observability/tracing';
 import { HistoryEntry, Provider, ProviderFailure, ProviderOutcome, ProviderRun } from '../../providers/provider';
 import { ExecutionCommand } from '../domain/execution-decide';
-import { ExecutionStateError } from '../domain/execution-errors';
 import { isTerminal } from '../domain/execution-state';
 import { LoadedExecution } from '../execution-stream';
 import { artifactProblem } from './artifact-validation';
+import { hasEnded } from '../commands/end-execution';
 import { withStoreRetry } from '../commands/store-retry';
 import { eventsOf, limitProblem } from './output-limits';
 import { StreamWriter } from './stream-writer';
@@ -23,9 +23,6 @@ export class ExecutionStoppedError extends Error {
     this.name = 'ExecutionStoppedError';
   }
 }
-
-/** A refusal because the execution has already ended: nothing to record, its state answers. */
-const hasEnded = (error: unknown) => error instanceof ExecutionStateError && error.ended;
 
 export interface SessionOptions {
   /** How long output waits for a store that refuses it before the run is given up (STORE_RETRY_MS). */

@@ -1,9 +1,8 @@
 import type Database from 'better-sqlite3';
 import { StoredEvent } from '../../event-store/event-store';
+import { isTerminalEvent } from '../../executions/domain/execution-events';
 import { executionIdOf, isExecutionStream } from '../../executions/execution-stream';
 import { Projection } from '../projection';
-
-const TERMINAL = new Set(['run.completed', 'run.failed', 'run.cancelled']);
 
 /** Every action (docs/api.md#actions) as a row, in creation order per execution. */
 export const actionsProjection: Projection = {
@@ -51,7 +50,7 @@ export const actionsProjection: Projection = {
           );
         } else if (event.type === 'action.responded') {
           responded.run(JSON.stringify(data.response), event.occurredAt, data.actionId);
-        } else if (TERMINAL.has(event.type)) {
+        } else if (isTerminalEvent(event.type)) {
           ended.run(event.occurredAt, executionId);
         }
       }

@@ -34,6 +34,12 @@ const KNOWN_ADAPTER_IMPORTERS = [
   '^src/metrics/metrics\\.module\\.ts$',
 ];
 
+/**
+ * Known importers of the runner from src/executions/commands/, recorded by file: the start handler
+ * holds a tenant's running place and launches the session it has just queued.
+ */
+const KNOWN_RUNNER_IMPORTERS = ['^src/executions/commands/start-execution\\.handler\\.ts$'];
+
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
@@ -63,6 +69,15 @@ module.exports = {
       // Unit specs beside the code may use a real adapter as their store.
       from: { path: '^src/', pathNot: ['^src/event-store/', '\\.spec\\.ts$', ...KNOWN_ADAPTER_IMPORTERS] },
       to: { path: ADAPTERS },
+    },
+    {
+      name: 'commands-reach-the-runner-through-the-log',
+      severity: 'error',
+      comment:
+        'src/executions/commands/ does not import src/executions/runner/: a cancel or an answer is appended to the ' +
+        'log, and the runner follows the log (docs/operations.md#several-instances-on-postgresql).',
+      from: { path: '^src/executions/commands/', pathNot: KNOWN_RUNNER_IMPORTERS },
+      to: { path: '^src/executions/runner/' },
     },
     {
       name: 'no-cycles-between-top-level-folders',

@@ -19,6 +19,8 @@ const PROBES: Record<string, string> = {
   'src/projections/__lint_probe__.ts':
     "import type { FastifyInstance } from 'fastify';\nimport { SqliteEventStore } from '../event-store/sqlite/sqlite-event-store';\n" +
     'export const probe = (app: FastifyInstance) => [app, SqliteEventStore];\n',
+  // A command handler reaching into the runner instead of appending to the log.
+  'src/executions/commands/__lint_probe__.ts': "import { ExecutionRunner } from '../runner/execution-runner';\nexport const probe = ExecutionRunner;\n",
   // A cycle between two top-level folders.
   'src/feed/__lint_probe__.ts': "import { back } from '../health/__lint_probe__';\nexport const there = () => back;\n",
   'src/health/__lint_probe__.ts': "import { there } from '../feed/__lint_probe__';\nexport const back = () => there;\n",
@@ -52,6 +54,7 @@ describe('layering rules (.dependency-cruiser.js)', () => {
           expect.stringMatching(/^domain-is-pure: src\/executions\/domain\/__lint_probe__\.ts → (node:)?fs$/),
           expect.stringMatching(/^fastify-only-at-the-http-edge: src\/projections\/__lint_probe__\.ts → .*node_modules\/fastify\//),
           expect.stringMatching(/^adapters-only-from-event-store: src\/projections\/__lint_probe__\.ts → src\/event-store\/sqlite\//),
+          expect.stringMatching(/^commands-reach-the-runner-through-the-log: src\/executions\/commands\/__lint_probe__\.ts → src\/executions\/runner\//),
           expect.stringMatching(/^no-cycles-between-top-level-folders: src\/(feed|health)\/__lint_probe__\.ts →/),
         ]),
       );

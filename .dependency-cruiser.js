@@ -43,6 +43,11 @@ const READ_MODEL_SURFACE = [
   '^src/read-models/executions/conversation-history\\.ts$',
   '^src/read-models/executions/in-flight-executions\\.ts$',
 ];
+/**
+ * Known importers of the runner from src/executions/commands/, recorded by file: the start handler
+ * holds a tenant's running place and launches the session it has just queued.
+ */
+const KNOWN_RUNNER_IMPORTERS = ['^src/executions/commands/start-execution\\.handler\\.ts$'];
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
@@ -91,6 +96,15 @@ module.exports = {
         'read models import their domain, never the other way round but for these small queries.',
       from: { path: '^src/(executions|conversations|feed)/' },
       to: { path: '^src/read-models/[^/]+/', pathNot: READ_MODEL_SURFACE },
+    },
+    {
+      name: 'commands-reach-the-runner-through-the-log',
+      severity: 'error',
+      comment:
+        'src/executions/commands/ does not import src/executions/runner/: a cancel or an answer is appended to the ' +
+        'log, and the runner follows the log (docs/operations.md#several-instances-on-postgresql).',
+      from: { path: '^src/executions/commands/', pathNot: KNOWN_RUNNER_IMPORTERS },
+      to: { path: '^src/executions/runner/' },
     },
     {
       name: 'no-cycles-between-top-level-folders',

@@ -1,5 +1,5 @@
 import { Logger } from '@nestjs/common';
-import { backoff, retryDelay } from '../executions/commands/store-retry';
+import { backoff, retryDelay } from '../common/backoff';
 import { AllFilter, AllSubscriptionItem, EventStore, StoredEvent, StoreUnavailableError } from './event-store';
 
 /** What a processor hands its handler: the events of one or more reads, and how far they reach. */

@@ -12,7 +12,7 @@ import { ExecutionSearchController } from './http/execution-search.controller';
 import { ExecutionsController } from './http/executions.controller';
 import { ReplayEventsHandler } from './queries/replay-events.handler';
 import { ExecutionRunner } from './runner/execution-runner';
-import { InstanceLiveness } from './runner/instance-liveness';
+import { InstanceLiveness } from './instance-liveness';
 import { InterruptedExecutions } from './runner/interrupted-executions';
 import { OwnerFollower } from './runner/owner-follower';
 

@@ -1,9 +1,8 @@
 import { AppendResult, NewEvent, StoreUnavailableError } from '../event-store/event-store';
 import { AppendObserver } from '../event-store/event-store-gateway';
+import { TERMINAL_STATUS_OF, isTerminalEvent } from '../executions/domain/execution-events';
 import { executionIdOf, isExecutionStream } from '../executions/execution-stream';
 import { Metrics } from './metrics';
-
-const ENDED: Record<string, string> = { 'run.completed': 'completed', 'run.failed': 'failed', 'run.cancelled': 'cancelled' };
 
 /**
  * Appends as metrics: events, latency, refusals, and the executions' lifecycle read off the
@@ -25,11 +24,11 @@ export class AppendMetrics implements AppendObserver {
         const provider = String(event.data.provider);
         if (event.type === 'run.queued') this.metrics.executionsStarted.inc({ provider });
         this.providerOf.set(id, provider);
-      } else if (ENDED[event.type]) {
+      } else if (isTerminalEvent(event.type)) {
         // Runs that an earlier process started (ended by the restart sweep) have no known provider.
         const provider = this.providerOf.get(id) ?? 'unknown';
         this.providerOf.delete(id);
-        this.metrics.executionsEnded.inc({ status: ENDED[event.type], provider });
+        this.metrics.executionsEnded.inc({ status: TERMINAL_STATUS_OF[event.type], provider });
         const usage = event.data.usage as { inputTokens: number; outputTokens: number } | null | undefined;
         if (usage) {
           this.metrics.tokens.inc({ provider, direction: 'input' }, usage.inputTokens);

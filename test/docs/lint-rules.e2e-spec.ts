@@ -25,6 +25,8 @@ const PROBES: Record<string, string> = {
   // A feature reaching past a read model's queries.
   'src/conversations/__lint_probe__.ts':
     "import { conversationsProjection } from '../read-models/conversations/conversations.projection';\nexport const probe = conversationsProjection;\n",
+  // A command handler reaching into the runner instead of appending to the log.
+  'src/executions/commands/__lint_probe__.ts': "import { ExecutionRunner } from '../runner/execution-runner';\nexport const probe = ExecutionRunner;\n",
   // A cycle between two top-level folders.
   'src/feed/__lint_probe__.ts': "import { back } from '../health/__lint_probe__';\nexport const there = () => back;\n",
   'src/health/__lint_probe__.ts': "import { there } from '../feed/__lint_probe__';\nexport const back = () => there;\n",
@@ -60,6 +62,7 @@ describe('layering rules (.dependency-cruiser.js)', () => {
           expect.stringMatching(/^adapters-only-from-event-store: src\/read-models\/__lint_probe__\.ts → src\/event-store\/sqlite\//),
           expect.stringMatching(/^read-model-slices-apart: src\/read-models\/actions\/__lint_probe__\.ts → src\/read-models\/executions\//),
           expect.stringMatching(/^features-use-read-models-through-their-queries: src\/conversations\/__lint_probe__\.ts → src\/read-models\/conversations\//),
+          expect.stringMatching(/^commands-reach-the-runner-through-the-log: src\/executions\/commands\/__lint_probe__\.ts → src\/executions\/runner\//),
           expect.stringMatching(/^no-cycles-between-top-level-folders: src\/(feed|health)\/__lint_probe__\.ts →/),
         ]),
       );

@@ -180,20 +180,24 @@ if (!adminUrl || !built) {
           await sleep(30);
         }
       })();
-      for (const name of ['A', 'B', 'C']) {
-        await sleep(700);
-        const old = instances[name];
-        delete instances[name];
-        old.child.kill('SIGTERM');
-        const exit = await exitWithin(old, 10_000);
-        // On a failed stop the server's own last lines say why.
-        if (exit?.code !== 0) process.stderr.write(`instance ${name} stopped with ${JSON.stringify(exit)}:\n${old.output().slice(-4000)}\n`);
-        expect(exit).toEqual({ code: 0, signal: null });
-        await start(name);
+      try {
+        for (const name of ['A', 'B', 'C']) {
+          await sleep(700);
+          const old = instances[name];
+          delete instances[name];
+          old.child.kill('SIGTERM');
+          const exit = await exitWithin(old, 10_000);
+          // On a failed stop the server's own last lines say why.
+          if (exit?.code !== 0) process.stderr.write(`instance ${name} stopped with ${JSON.stringify(exit)}:\n${old.output().slice(-4000)}\n`);
+          expect(exit).toEqual({ code: 0, signal: null });
+          await start(name);
+        }
+        await sleep(500);
+      } finally {
+        // A failed restart must not leave the load running: it would keep jest from exiting.
+        stopLoad = true;
+        await load;
       }
-      await sleep(500);
-      stopLoad = true;
-      await load;
       expect(acknowledged.size).toBeGreaterThan(10);
       // Every acknowledged execution exists on every instance, ends, and its stream has no hole.
       for (const id of acknowledged.keys()) {

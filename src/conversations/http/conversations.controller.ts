@@ -3,12 +3,8 @@ import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { Tenant } from '../../http/tenant.decorator';
 import { CreateConversationDocs, GetConversationDocs } from './conversations.docs';
 import { CreateConversationCommand } from '../commands/create-conversation.command';
-<<<<<<< HEAD
 import { GetConversationQuery } from '../../read-models/conversations/get-conversation.query';
-=======
-import { GetConversationQuery } from '../queries/get-conversation.query';
 import { ConversationResponse } from './conversation.response';
->>>>>>> h-api
 import { CreateConversationDto } from './create-conversation.dto';
 
 @Controller('v1/conversations')

@@ -2,7 +2,8 @@ import { nowIso } from '../../common/clock';
 import { EventStore, NewEvent, StoreUnavailableError, WrongExpectedRevisionError } from '../../event-store/event-store';
 import { ExecutionCommand, decide } from '../domain/execution-decide';
 import { LoadedExecution, TimedEvent, executionStream, foldAppended, foldStored, toNewEvents } from '../execution-stream';
-import { StoreRetry, backoff, retryDelay } from './store-retry';
+import { backoff, retryDelay } from '../../common/backoff';
+import { StoreRetry } from './store-retry';
 
 /** A command with the moment it was issued: its events' `occurredAt`, however long they wait. */
 export interface TimedCommand {

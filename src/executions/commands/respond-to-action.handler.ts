@@ -7,7 +7,6 @@ import { TracedCommand } from '../../observability/tracing';
 import { respondableAction } from '../domain/execution-decide';
 import { ActionState } from '../domain/execution-state';
 import { loadOwnedExecution } from '../queries/load-owned-execution';
-import { ExecutionRunner } from '../runner/execution-runner';
 import { actionResponse } from './action-response';
 import { decideAndAppend } from './decide-and-append';
 import { RespondToActionCommand } from './respond-to-action.command';
@@ -16,11 +15,13 @@ import { RespondToActionCommand } from './respond-to-action.command';
 export class RespondToActionHandler implements ICommandHandler<RespondToActionCommand> {
   constructor(
     @Inject(EVENT_STORE) private readonly store: EventStore,
-    private readonly runner: ExecutionRunner,
     @Inject(CONFIG) private readonly config: Pick<Config, 'limits'>,
   ) {}
 
-  /** docs/api.md#actions: lookups and state first, then the body; the expected revision makes exactly one answer win. */
+  /**
+   * docs/api.md#actions: lookups and state first, then the body; the expected revision makes exactly one answer win,
+   * and the instance running the execution hands the stored answer to its provider from the log.
+   */
   @TracedCommand()
   async execute({ tenantId, executionId, actionId, body }: RespondToActionCommand): Promise<ActionState> {
     const loaded = await loadOwnedExecution(this.store, executionId, tenantId);
@@ -31,7 +32,6 @@ export class RespondToActionHandler implements ICommandHandler<RespondToActionCo
       throw new ApiError('PAYLOAD_TOO_LARGE', `the answer is ${bytes} bytes; one event may hold at most ${this.config.limits.maxEventBytes} (MAX_EVENT_BYTES)`);
     }
     const after = await decideAndAppend(this.store, loaded, { type: 'respond', actionId, response });
-    this.runner.session(executionId)?.deliverAnswer(actionId, response);
     return after.state.actions.find((a) => a.id === actionId)!;
   }
 }

@@ -1,6 +1,7 @@
+import { backoff, retryDelay } from '../../common/backoff';
 import { StoreUnavailableError } from '../../event-store/event-store';
 
-/** How a write rides out a store that cannot take it (ENGINEERING rule 11). */
+/** How a write rides out a store that cannot take it (docs/operations.md#when-the-store-fails). */
 export interface StoreRetry {
   /** How long to keep retrying from the first failure; 0 is a single attempt, Infinity never gives up. */
   retryMs: number;
@@ -10,22 +11,6 @@ export interface StoreRetry {
   onUnavailable?(error: StoreUnavailableError): void;
   /** The write went through after all. */
   onRecovered?(): void;
-}
-
-/** Waits `ms`; false when `signal` aborted first. */
-export function retryDelay(ms: number, signal?: AbortSignal): Promise<boolean> {
-  if (signal?.aborted) return Promise.resolve(false);
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve(true);
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(timer);
-      resolve(false);
-    };
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
 }
 
 /** Runs `attempt` until it succeeds, retrying a `StoreUnavailableError` with backoff within `retry.retryMs`. */
@@ -42,6 +27,3 @@ export async function withStoreRetry<T>(attempt: () => Promise<T>, retry: StoreR
     }
   }
 }
-
-/** 50 ms doubling to 1 s: quick over a blip, gentle on a store that stays down. */
-export const backoff = (failures: number): number => Math.min(1000, 50 * 2 ** (failures - 1));

@@ -1,5 +1,5 @@
 import { DomainError } from '../../common/domain-error';
-import { ExecutionStatus } from './execution-state';
+import { ExecutionStatus, isTerminal } from './execution-state';
 
 export class ExecutionNotFoundError extends DomainError {
   readonly kind = 'not_found';
@@ -22,7 +22,7 @@ export class ExecutionStateError extends DomainError {
   }
 
   get ended(): boolean {
-    return this.status === 'completed' || this.status === 'failed' || this.status === 'cancelled';
+    return isTerminal(this.status);
   }
 }
 

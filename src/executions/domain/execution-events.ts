@@ -52,7 +52,20 @@ export type ExecutionEvent =
   | { type: 'run.failed'; data: { error: ErrorInfo } }
   | { type: 'run.cancelled'; data: { reason: string | null; providerCleanupError: string | null } };
 
-export const TERMINAL_EVENT_TYPES: ReadonlySet<string> = new Set(['run.completed', 'run.failed', 'run.cancelled']);
+export type TerminalEventType = 'run.completed' | 'run.failed' | 'run.cancelled';
+export type TerminalStatus = 'completed' | 'failed' | 'cancelled';
+
+/** The one definition of how a run ends (docs/api.md#events): each terminal event and the status it leaves. */
+export const TERMINAL_STATUS_OF: Readonly<Record<TerminalEventType, TerminalStatus>> = {
+  'run.completed': 'completed',
+  'run.failed': 'failed',
+  'run.cancelled': 'cancelled',
+};
+
+export const TERMINAL_EVENT_TYPES: ReadonlySet<string> = new Set(Object.keys(TERMINAL_STATUS_OF));
+export const TERMINAL_STATUSES: ReadonlySet<string> = new Set(Object.values(TERMINAL_STATUS_OF));
+
+export const isTerminalEvent = (type: string): type is TerminalEventType => TERMINAL_EVENT_TYPES.has(type);
 
 /** An event as folded: its data plus where and when it landed in the stream. */
 export type RecordedExecutionEvent = ExecutionEvent & { sequence: number; occurredAt: string };

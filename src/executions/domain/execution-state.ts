@@ -1,6 +1,6 @@
-import { ActionKind, ErrorInfo, ExecutionInput, RecordedExecutionEvent, ToolCall } from './execution-events';
+import { ActionKind, ErrorInfo, ExecutionInput, RecordedExecutionEvent, TERMINAL_STATUSES, TerminalStatus, ToolCall } from './execution-events';
 
-export type ExecutionStatus = 'queued' | 'running' | 'requires_action' | 'completed' | 'failed' | 'cancelled';
+export type ExecutionStatus = 'queued' | 'running' | 'requires_action' | TerminalStatus;
 
 export interface ActionState {
   id: string;
@@ -35,7 +35,7 @@ export interface ExecutionState {
   lastSequence: number;
 }
 
-export const isTerminal = (status: ExecutionStatus): boolean => status === 'completed' || status === 'failed' || status === 'cancelled';
+export const isTerminal = (status: string): status is TerminalStatus => TERMINAL_STATUSES.has(status);
 
 export const pendingActions = (state: ExecutionState): ActionState[] => state.actions.filter((action) => action.status === 'pending');
 
@@ -74,7 +74,7 @@ export function evolveActions(actions: ActionState[], event: RecordedExecutionEv
   }
 }
 
-function end(state: ExecutionState, status: ExecutionStatus, event: RecordedExecutionEvent): ExecutionState {
+function end(state: ExecutionState, status: TerminalStatus, event: RecordedExecutionEvent): ExecutionState {
   return { ...state, status, endedAt: event.occurredAt, actions: evolveActions(state.actions, event) };
 }
 

@@ -5,7 +5,7 @@ import { jsonBytes, readBounded } from '../../event-store/bounded-read';
 import { EVENT_STORE, EventStore, StoredEvent } from '../../event-store/event-store';
 import { SseConnections } from '../../http/sse-connections';
 import { sseMessage, startSse } from '../../http/sse-response';
-import { TERMINAL_EVENT_TYPES } from '../domain/execution-events';
+import { isTerminalEvent } from '../domain/execution-events';
 import { executionStream, toEnvelope } from '../execution-stream';
 import { ownedStreamSummary } from '../queries/stream-summary';
 
@@ -59,7 +59,7 @@ export class EventStreamResponder {
           { after, limit: BACKLOG_PAGE, maxBytes: this.config.limits.maxPageBytes, sizeOf: (event) => jsonBytes(toEnvelope(event)) },
         );
         if (page.length === 0) break;
-        const end = page.findIndex((e) => TERMINAL_EVENT_TYPES.has(e.type));
+        const end = page.findIndex((e) => isTerminalEvent(e.type));
         await send(end === -1 ? page : page.slice(0, end + 1));
         ended = end !== -1;
         after = page[page.length - 1].revision;
@@ -68,7 +68,7 @@ export class EventStreamResponder {
       if (!ended) {
         for await (const event of this.store.subscribeToStream(stream, { after, signal: sse.signal })) {
           await send([event]);
-          if (TERMINAL_EVENT_TYPES.has(event.type)) break;
+          if (isTerminalEvent(event.type)) break;
         }
       }
     } finally {

@@ -4,14 +4,10 @@ import { Tenant } from '../../http/tenant.decorator';
 import { ActionsDocs, ArtifactsDocs, RespondDocs } from './execution-items.docs';
 import { RespondToActionCommand } from '../commands/respond-to-action.command';
 import { actionView } from '../execution-view';
-<<<<<<< HEAD
 import { ListActionsQuery } from '../../read-models/actions/list-actions.query';
 import { ListArtifactsQuery } from '../../read-models/artifacts/list-artifacts.query';
-=======
-import { ListActionsQuery, ListArtifactsQuery } from '../queries/list-execution-items.query';
 import { ActionListResponse, ActionResponse } from './action.response';
 import { ArtifactListResponse } from './artifact.response';
->>>>>>> h-api
 import { ID } from './executions.controller';
 import { RespondToActionDto } from './respond-to-action.dto';
 

@@ -4,7 +4,7 @@ import { CONFIG, Config } from '../../config/config';
 import { jsonBytes, readBounded } from '../../event-store/bounded-read';
 import { EVENT_STORE, EventStore } from '../../event-store/event-store';
 import { ExecutionNotFoundError } from '../domain/execution-errors';
-import { TERMINAL_EVENT_TYPES } from '../domain/execution-events';
+import { isTerminalEvent } from '../domain/execution-events';
 import { executionStream, toEnvelope } from '../execution-stream';
 import { EventPage, ReplayEventsQuery } from './replay-events.query';
 
@@ -33,6 +33,6 @@ export class ReplayEventsHandler implements IQueryHandler<ReplayEventsQuery> {
     );
     const head = (await this.store.streamHead(stream))!;
     const last = page.at(-1)?.revision === head ? page.at(-1)! : (await this.store.readStream(stream, { after: head - 1, limit: 1 }))[0];
-    return { events: page.map(toEnvelope), lastSequence: head + 1, terminal: TERMINAL_EVENT_TYPES.has(last.type) };
+    return { events: page.map(toEnvelope), lastSequence: head + 1, terminal: isTerminalEvent(last.type) };
   }
 }

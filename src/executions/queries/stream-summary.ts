@@ -1,6 +1,6 @@
 import { EventStore } from '../../event-store/event-store';
 import { ExecutionNotFoundError } from '../domain/execution-errors';
-import { TERMINAL_EVENT_TYPES } from '../domain/execution-events';
+import { isTerminalEvent } from '../domain/execution-events';
 import { executionStream } from '../execution-stream';
 
 export interface StreamSummary {
@@ -19,5 +19,5 @@ export async function ownedStreamSummary(store: EventStore, executionId: string,
   if (!first || first.metadata.tenantId !== tenantId) throw new ExecutionNotFoundError(executionId);
   const head = (await store.streamHead(stream))!;
   const [last] = await store.readStream(stream, { after: head - 1, limit: 1 });
-  return { lastSequence: head + 1, terminal: TERMINAL_EVENT_TYPES.has(last.type) };
+  return { lastSequence: head + 1, terminal: isTerminalEvent(last.type) };
 }

@@ -3,20 +3,18 @@ import { Logger } from '@nestjs/common';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { nowIso } from '../../common/clock';
-import { newId } from '../../common/ids';
 import { SqliteEventStore } from '../../event-store/sqlite/sqlite-event-store';
 import { startReadModels } from '../../../test/support/read-models';
 import { Provider, ProviderRun } from '../../providers/provider';
 import { ProviderRegistry } from '../../providers/provider-registry';
 import { CancelExecutionCommand } from '../commands/cancel-execution.command';
 import { CancelExecutionHandler } from '../commands/cancel-execution.handler';
-import { decide } from '../domain/execution-decide';
-import { fold } from '../domain/execution-state';
-import { executionStream, LoadedExecution, loadExecution, toNewEvents } from '../execution-stream';
+import { executionStream, loadExecution } from '../execution-stream';
 import { ExecutionRunner } from './execution-runner';
 import { ExecutionSession } from './execution-session';
-import { InstanceLiveness } from './instance-liveness';
+import { InstanceLiveness } from '../instance-liveness';
+import { OwnerFollower } from './owner-follower';
+import { queueExecution } from '../../../test/support/queued-execution';
 
 const TENANT = 'default';
 const silent = new Logger('cancel-once.spec');
@@ -81,27 +79,7 @@ describe('cancel runs the provider cleanup once, over a real SQLite event store'
   });
   afterEach(() => store.close());
 
-  async function queue(): Promise<LoadedExecution> {
-    const id = newId();
-    const events = decide(
-      {
-        type: 'queue',
-        data: { conversationId: 'c-1', provider: 'counting', input: { text: 'hi' }, requiredCapabilities: [], config: {}, idempotencyKey: null },
-      },
-      null,
-    );
-    const occurredAt = nowIso();
-    const { nextRevision } = await store.append(executionStream(id), toNewEvents(id, events, { tenantId: TENANT, occurredAt }), 'no_stream');
-    return {
-      state: fold(
-        events.map((e) => ({ ...e, sequence: 1, occurredAt })),
-        id,
-      )!,
-      tenantId: TENANT,
-      owner: null,
-      revision: nextRevision,
-    };
-  }
+  const queue = () => queueExecution(store, { provider: 'counting', tenantId: TENANT });
 
   const typesIn = async (id: string) => (await store.readStream(executionStream(id))).map((e) => e.type);
 
@@ -145,7 +123,12 @@ describe('cancel runs the provider cleanup once, over a real SQLite event store'
     providers.register(provider);
     const readModels = startReadModels(store, mkdtempSync(join(tmpdir(), 'runledger-unit-')));
     const runner = new ExecutionRunner(store, providers, readModels.history, { storeRetryMs: 30_000, limits: DEFAULT_VOLUME_LIMITS });
-    const handler = new CancelExecutionHandler(store, runner, new InstanceLiveness(store, { heartbeatIntervalMs: 1000, heartbeatLapseMs: 5000 }));
+    // The handler only appends the request; the runner hears it from the log, as in the app.
+    const follower = new OwnerFollower(store, runner);
+    await follower.onApplicationBootstrap();
+    const handler = new CancelExecutionHandler(store, new InstanceLiveness(store, { heartbeatIntervalMs: 1000, heartbeatLapseMs: 5000 }), {
+      storeRetryMs: 30_000,
+    });
     const loaded = await queue();
     runner.launch(loaded);
     await provider.emitted.promise;
@@ -172,5 +155,7 @@ describe('cancel runs the provider cleanup once, over a real SQLite event store'
     const again = await handler.execute(new CancelExecutionCommand(TENANT, loaded.state.id, 'again'));
     expect(again).toEqual(states[0]);
     expect(provider.cleanupCalls).toBe(1);
+    follower.beforeApplicationShutdown();
+    await readModels.close();
   });
 });

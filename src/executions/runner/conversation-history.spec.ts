@@ -2,16 +2,13 @@ import { DEFAULT_VOLUME_LIMITS } from '../../config/volume-limits';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { nowIso } from '../../common/clock';
-import { newId } from '../../common/ids';
 import { SqliteEventStore } from '../../event-store/sqlite/sqlite-event-store';
 import { startReadModels } from '../../../test/support/read-models';
 import { CapabilityLevel, HistoryEntry, Provider, ProviderRun } from '../../providers/provider';
 import { ProviderRegistry } from '../../providers/provider-registry';
-import { decide } from '../domain/execution-decide';
-import { fold } from '../domain/execution-state';
-import { executionStream, LoadedExecution, loadExecution, toNewEvents } from '../execution-stream';
+import { LoadedExecution, loadExecution } from '../execution-stream';
 import { ExecutionRunner } from './execution-runner';
+import { queueExecution } from '../../../test/support/queued-execution';
 
 /** Records the history it is handed, then completes with a fixed text. */
 class HistoryRecordingProvider implements Provider {
@@ -51,20 +48,9 @@ describe('conversation history (docs/api.md#conversations) handed to providers b
 
   /** Queues an execution as the start handler does, runs it through the runner, waits for its end. */
   async function run(conversationId: string, provider: string, text: string): Promise<LoadedExecution> {
-    const id = newId();
-    const data = { conversationId, provider, input: { text }, requiredCapabilities: [], config: {}, idempotencyKey: null };
-    const events = decide({ type: 'queue', data }, null);
-    const occurredAt = nowIso();
-    const { nextRevision } = await store.append(executionStream(id), toNewEvents(id, events, { tenantId: 'default', occurredAt }), 'no_stream');
-    runner.launch({
-      state: fold(
-        events.map((e) => ({ ...e, sequence: 1, occurredAt })),
-        id,
-      )!,
-      tenantId: 'default',
-      owner: null,
-      revision: nextRevision,
-    });
+    const queued = await queueExecution(store, { provider, conversationId, text });
+    runner.launch(queued);
+    const { id } = queued.state;
     for (;;) {
       const loaded = (await loadExecution(store, id))!;
       if (loaded.state.status === 'completed') return loaded;

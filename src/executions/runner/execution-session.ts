@@ -1,20 +1,17 @@
 import { Logger } from '@nestjs/common';
 import { EventStore, StoreUnavailableError } from '../../event-store/event-store';
-import { newId } from '../../common/ids';
-import { nowIso } from '../../common/clock';
 import { inSpan } from '../../observability/tracing';
-import { HistoryEntry, Provider, ProviderFailure, ProviderOutcome, ProviderRun } from '../../providers/provider';
+import { HistoryEntry, Provider, ProviderFailure, ProviderOutcome } from '../../providers/provider';
+import { hasEnded } from '../commands/end-execution';
+import { withStoreRetry } from '../commands/store-retry';
 import { ExecutionCommand } from '../domain/execution-decide';
-import { ExecutionStateError } from '../domain/execution-errors';
+import { ErrorInfo } from '../domain/execution-events';
 import { isTerminal } from '../domain/execution-state';
 import { LoadedExecution } from '../execution-stream';
-import { artifactProblem } from './artifact-validation';
-import { withStoreRetry } from '../commands/store-retry';
+import { backpressured } from './output-backpressure';
 import { eventsOf, limitProblem } from './output-limits';
+import { providerRun } from './provider-callbacks';
 import { StreamWriter } from './stream-writer';
-
-/** Queued output events per execution before the provider has to wait for the store. */
-const STREAM_BACKLOG = 256;
 
 /** Raised into the provider when the execution can no longer take its output. */
 export class ExecutionStoppedError extends Error {
@@ -23,9 +20,6 @@ export class ExecutionStoppedError extends Error {
     this.name = 'ExecutionStoppedError';
   }
 }
-
-/** A refusal because the execution has already ended: nothing to record, its state answers. */
-const hasEnded = (error: unknown) => error instanceof ExecutionStateError && error.ended;
 
 export interface SessionOptions {
   /** How long output waits for a store that refuses it before the run is given up (STORE_RETRY_MS). */
@@ -38,25 +32,37 @@ export interface SessionOptions {
   maxEventBytes?: number;
 }
 
+/** Why a run ends; `end(cause)` turns each into the run's one recorded end (or, halted, none). */
+export type EndCause =
+  | { kind: 'completed'; outcome: ProviderOutcome }
+  /** The provider failed, or the runtime failed it for the provider (an invalid artifact). */
+  | { kind: 'failed'; error: ErrorInfo }
+  /** Output passed MAX_EVENTS_PER_EXECUTION or MAX_EVENT_BYTES. */
+  | { kind: 'limit'; message: string }
+  | { kind: 'cancelled'; reason: string | null }
+  /** The store refused the run's events for longer than STORE_RETRY_MS. */
+  | { kind: 'outage'; error: StoreUnavailableError }
+  /** The process is going away: nothing is recorded, the next start (or another instance) ends the run. */
+  | { kind: 'halted' };
+
 /**
  * One running execution: drives its provider, turns the provider's output into commands for the
- * stream writer, and owns the execution's one ending after a cancel or a store outage (rule 10,
- * rule 11): the provider is stopped, its cleanup runs once, and the recorded end waits for the
- * store as long as this process lives.
+ * stream writer, and ends the run through one path, `end(cause)`, whatever ends it
+ * (docs/api.md#cancellation, docs/operations.md#when-the-store-fails): the provider is stopped, its
+ * cleanup runs at most once, `decide` picks the terminal event, and the writer appends it behind
+ * the output already queued. A cancel or an outage waits for the store as long as this process lives.
  */
 export class ExecutionSession {
   private readonly writer: StreamWriter;
   private readonly abort = new AbortController();
   private readonly answers = new Map<string, (response: Record<string, unknown>) => void>();
-  private cancelOperation: Promise<void> | null = null;
-  private outageOperation: Promise<void> | null = null;
+  /** The endings under way, one per kind: a second cancel joins the first, a later cause finds the run ended. */
+  private readonly endings = new Map<EndCause['kind'], Promise<void>>();
   private cleanup: Promise<string | null> | null = null;
   private stopped = false;
   private halted = false;
   /** Events this run's stream holds or will hold once what was written is appended. */
   private events: number;
-  /** Set once a bound was passed: the run's one recorded end is LIMIT_EXCEEDED. */
-  private overLimit: Promise<void> | null = null;
   readonly finished: Promise<void>;
 
   constructor(
@@ -72,7 +78,7 @@ export class ExecutionSession {
     // recorded end: the session stays registered until those settle, so a cancel arriving
     // meanwhile joins them instead of appending its own run.cancelled without the cleanup.
     this.finished = this.drive().then(async () => {
-      await Promise.allSettled([this.cancelOperation, this.outageOperation, this.overLimit]);
+      await Promise.allSettled(this.endings.values());
     });
   }
 
@@ -82,14 +88,13 @@ export class ExecutionSession {
 
   /** Every caller shares the first caller's operation; resolves once the execution has ended. */
   cancel(reason: string | null): Promise<void> {
-    this.cancelOperation ??= this.performCancel(reason);
-    return this.cancelOperation;
+    return this.end({ kind: 'cancelled', reason });
   }
 
   /**
-   * A cancel as a request sees it: resolves when the execution has ended, or rejects with the
-   * store's refusal as soon as the store refuses its events. The operation itself goes on (the
-   * cleanup runs once, run.cancelled waits for the store), and a retried request joins it.
+   * A cancel as a caller that answers 503 sees it: resolves when the execution has ended, or
+   * rejects with the store's refusal as soon as the store refuses its events. The operation
+   * itself goes on (the cleanup runs once, run.cancelled waits for the store), and a retry joins it.
    */
   async requestCancel(reason: string | null): Promise<void> {
     const operation = this.cancel(reason);
@@ -102,15 +107,9 @@ export class ExecutionSession {
     }
   }
 
-  /**
-   * Stops taking provider output without ending the execution (the process is going away): what
-   * is being appended gets one more try, no retries, no cleanup; the next start ends the run.
-   */
-  async halt(): Promise<void> {
-    this.halted = true;
-    this.stop('runtime is shutting down');
-    this.writer.halt();
-    await this.writer.idle();
+  /** Stops taking provider output without ending the execution (the process is going away). */
+  halt(): Promise<void> {
+    return this.end({ kind: 'halted' });
   }
 
   /** Hands an accepted answer (already stored) to the provider waiting on it. */
@@ -119,38 +118,74 @@ export class ExecutionSession {
     this.answers.delete(actionId);
   }
 
-  private async performCancel(reason: string | null): Promise<void> {
-    this.stop('execution was cancelled');
-    // Whatever was already in flight decides whether the run ended on its own first; while the
-    // store refuses it, the cleanup need not wait for it.
-    await this.writer.idleOrRefused();
-    if (isTerminal(this.writer.loaded.state.status)) return;
-    const providerCleanupError = await this.cleanupOnce();
-    await this.writer.write({ type: 'cancel', reason, providerCleanupError }, { terminal: true }).catch((error) => {
-      // Ended meanwhile by someone else (another instance, a restart): its state answers the caller.
-      if (!hasEnded(error)) throw error;
-    });
+  /** The one way a run ends; each kind of cause runs once, and `decide` lets only the first end stand. */
+  private end(cause: EndCause): Promise<void> {
+    let ending = this.endings.get(cause.kind);
+    if (!ending) {
+      ending = this.perform(cause);
+      this.endings.set(cause.kind, ending);
+    }
+    return ending;
   }
 
-  /** The store refused the run's events for longer than the bound: stop, clean up once, record the end. */
-  private outage(error: StoreUnavailableError): Promise<void> {
-    // A halted run is the next start's to end; the refusal may be the halt's own.
-    if (this.halted) return Promise.resolve();
-    this.outageOperation ??= (async () => {
-      const seconds = Math.round(this.options.storeRetryMs / 100) / 10;
-      this.logger.error(`execution ${this.id}: the store refused it for ${seconds} s; stopping it: ${error.message}`);
-      this.stop('the event store is unavailable');
-      await this.cleanupOnce();
-      const failure = {
-        code: 'RUNTIME_INTERRUPTED',
-        message: `the store could not serve this execution for ${seconds} s (${error.message})`,
-      };
-      await this.writer.write({ type: 'fail', error: failure }, { terminal: true }).catch((e) => {
-        if (hasEnded(e)) return;
-        this.logger.warn(`execution ${this.id}: its end is left for the next start: ${(e as Error).message}`);
-      });
-    })();
-    return this.outageOperation;
+  private async perform(cause: EndCause): Promise<void> {
+    switch (cause.kind) {
+      case 'completed':
+        return this.record(this.output({ type: 'complete', text: cause.outcome.text, usage: cause.outcome.usage }));
+      case 'failed':
+        if (this.stopped || isTerminal(this.writer.loaded.state.status)) return;
+        return this.record(this.output({ type: 'fail', error: cause.error }));
+      case 'limit': {
+        // What the run emitted before stays, in order (the failure queues behind it), and nothing after it.
+        this.logger.warn(`execution ${this.id}: ${cause.message}; ending it`);
+        this.events += 1;
+        await this.record(this.writer.write({ type: 'fail', error: { code: 'LIMIT_EXCEEDED', message: cause.message } }));
+        return this.stop('execution exceeded a limit');
+      }
+      case 'cancelled': {
+        this.stop('execution was cancelled');
+        // Whatever was already in flight decides whether the run ended on its own first; while the
+        // store refuses it, the cleanup need not wait for it.
+        await this.writer.idleOrRefused();
+        if (isTerminal(this.writer.loaded.state.status)) return;
+        const providerCleanupError = await this.cleanupOnce();
+        // Ended meanwhile by someone else (another instance, a restart): its state answers the caller.
+        return this.writer.write({ type: 'cancel', reason: cause.reason, providerCleanupError }, { terminal: true }).catch(ignoreEnded);
+      }
+      case 'outage': {
+        // A halted run is the next start's to end; the refusal may be the halt's own.
+        if (this.halted) return;
+        const seconds = Math.round(this.options.storeRetryMs / 100) / 10;
+        this.logger.error(`execution ${this.id}: the store refused it for ${seconds} s; stopping it: ${cause.error.message}`);
+        this.stop('the event store is unavailable');
+        await this.cleanupOnce();
+        const error = { code: 'RUNTIME_INTERRUPTED', message: `the store could not serve this execution for ${seconds} s (${cause.error.message})` };
+        return this.writer.write({ type: 'fail', error }, { terminal: true }).catch((e) => {
+          if (!hasEnded(e)) this.logger.warn(`execution ${this.id}: its end is left for the next start: ${(e as Error).message}`);
+        });
+      }
+      case 'halted':
+        this.halted = true;
+        this.stop('runtime is shutting down');
+        // What is being appended gets one more try, no retries, no cleanup; an append the store
+        // never answers must not hold the shutdown past its deadline (docs/operations.md#stopping).
+        this.writer.halt();
+        if (!(await settlesWithin(this.writer.idle(), HALT_WAIT_MS))) {
+          this.logger.warn(`execution ${this.id}: its last append was still in flight after ${HALT_WAIT_MS} ms; its end is left for the next start`);
+        }
+        return;
+    }
+  }
+
+  /** Settles an ending's append: a refusing store ends the run as an outage, an ended run needs nothing. */
+  private async record(appended: Promise<void>): Promise<void> {
+    try {
+      await appended;
+    } catch (error) {
+      if (error instanceof StoreUnavailableError) return this.end({ kind: 'outage', error });
+      if (hasEnded(error) || error instanceof ExecutionStoppedError) return;
+      this.logger.error(`execution ${this.id}: could not record its end: ${(error as Error).message}`);
+    }
   }
 
   /** The provider's cleanup, run at most once whoever ends the run; resolves with its error message. */
@@ -172,48 +207,30 @@ export class ExecutionSession {
     this.answers.clear();
   }
 
+  private get overLimit(): boolean {
+    return this.endings.has('limit');
+  }
+
   /** Provider output goes out only while the execution takes it; after a cancel it is dropped. */
   private output(command: ExecutionCommand): Promise<void> {
     if (this.stopped || this.overLimit) return Promise.reject(new ExecutionStoppedError('execution is no longer running'));
     const problem = limitProblem(command, this.events, this.options);
-    if (problem) return this.endOverLimit(problem);
+    if (problem) {
+      return this.end({ kind: 'limit', message: problem }).then(() => {
+        throw new ExecutionStoppedError('execution exceeded a limit');
+      });
+    }
     this.events += eventsOf(command);
     return this.writer.write(command);
   }
 
-  /**
-   * A run past a bound stops its provider and ends run.failed LIMIT_EXCEEDED once; what it
-   * emitted before stays, in order (the failure queues behind it), and nothing after it.
-   */
-  private endOverLimit(message: string): Promise<void> {
-    this.overLimit ??= (async () => {
-      this.logger.warn(`execution ${this.id}: ${message}; ending it`);
-      this.events += 1;
-      await this.writer.write({ type: 'fail', error: { code: 'LIMIT_EXCEEDED', message } }).catch((error) => {
-        if (error instanceof StoreUnavailableError) return this.outage(error);
-        if (!hasEnded(error)) this.logger.error(`execution ${this.id}: could not record its end: ${(error as Error).message}`);
-      });
-      this.stop('execution exceeded a limit');
-    })();
-    return this.overLimit.then(() => {
-      throw new ExecutionStoppedError('execution exceeded a limit');
-    });
-  }
-
-  /**
-   * Streamed output (deltas, provider events) need not wait for the disk: it is queued, and what
-   * queues up while an append is in flight leaves as one append, so one commit carries many
-   * deltas. The provider waits only when the queue is full, which bounds memory per execution.
-   * A failure still reaches the provider: its next output or its completion is refused.
-   */
   private stream(command: ExecutionCommand): Promise<void> {
     const appended = this.output(command);
-    if (this.stopped || this.overLimit || this.writer.queued >= STREAM_BACKLOG) return appended;
-    appended.catch((error) => {
+    if (this.stopped || this.overLimit) return appended;
+    return backpressured(appended, this.writer.queued, (error) => {
       if (hasEnded(error)) this.stop('execution has ended');
-      else if (error instanceof StoreUnavailableError) void this.outage(error);
+      else if (error instanceof StoreUnavailableError) void this.end({ kind: 'outage', error });
     });
-    return Promise.resolve();
   }
 
   private async drive(): Promise<void> {
@@ -223,28 +240,22 @@ export class ExecutionSession {
       // the provider now would leave whatever it opens behind.
       if (this.stopped) return;
       const outcome = await this.runProvider(this.lazyHistory());
-      await this.output({ type: 'complete', text: outcome.text, usage: outcome.usage });
+      await this.end({ kind: 'completed', outcome });
     } catch (error) {
-      await this.failUnlessStopped(error);
+      await this.providerEnded(error);
     } finally {
       this.stopped = true;
     }
   }
 
-  private async failUnlessStopped(error: unknown): Promise<void> {
-    if (error instanceof StoreUnavailableError) return this.outage(error);
-    if (this.stopped || error instanceof ExecutionStoppedError || isTerminal(this.writer.loaded.state.status)) return;
-    const failure =
-      error instanceof ProviderFailure
-        ? { code: error.code, message: error.message }
-        : { code: 'PROVIDER_ERROR', message: (error as Error)?.message || 'provider failed' };
-    if (!(error instanceof ProviderFailure)) this.logger.warn(`execution ${this.id}: provider threw: ${failure.message}`);
-    await this.output({ type: 'fail', error: failure }).catch((e) => {
-      if (e instanceof StoreUnavailableError) return this.outage(e);
-      if (!hasEnded(e) && !(e instanceof ExecutionStoppedError)) {
-        this.logger.error(`execution ${this.id}: could not record failure: ${(e as Error).message}`);
-      }
-    });
+  /** Why the provider (or its start) threw, as the run's end. */
+  private providerEnded(error: unknown): Promise<void> {
+    if (error instanceof StoreUnavailableError) return this.end({ kind: 'outage', error });
+    if (this.stopped || error instanceof ExecutionStoppedError || isTerminal(this.writer.loaded.state.status)) return Promise.resolve();
+    if (error instanceof ProviderFailure) return this.end({ kind: 'failed', error: { code: error.code, message: error.message } });
+    const message = (error as Error)?.message || 'provider failed';
+    this.logger.warn(`execution ${this.id}: provider threw: ${message}`);
+    return this.end({ kind: 'failed', error: { code: 'PROVIDER_ERROR', message } });
   }
 
   /**
@@ -259,7 +270,17 @@ export class ExecutionSession {
   /** The provider call, in a span whose children are the appends of its output. */
   private runProvider(history: () => Promise<HistoryEntry[]>): Promise<ProviderOutcome> {
     return inSpan('provider.run', this.spanAttributes(), async (span) => {
-      const outcome = await this.provider.run(this.providerRun(history));
+      const run = providerRun(this.writer.loaded.state, this.provider, history, this.abort.signal, {
+        stream: (command) => this.stream(command),
+        output: (command) => this.output(command),
+        answer: (actionId) => this.answer(actionId),
+        fail: async (error) => {
+          await this.end({ kind: 'failed', error });
+          this.stop('execution failed');
+          throw new ExecutionStoppedError('execution failed');
+        },
+      });
+      const outcome = await this.provider.run(run);
       if (outcome.usage) {
         span.setAttribute('gen_ai.usage.input_tokens', outcome.usage.inputTokens);
         span.setAttribute('gen_ai.usage.output_tokens', outcome.usage.outputTokens);
@@ -268,57 +289,28 @@ export class ExecutionSession {
     });
   }
 
-  private spanAttributes() {
-    return { 'runledger.execution_id': this.id, 'runledger.provider': this.provider.manifest.id };
-  }
-
-  private providerRun(history: () => Promise<HistoryEntry[]>): ProviderRun {
-    const { state } = this.writer.loaded;
-    return {
-      executionId: state.id,
-      input: state.input,
-      config: state.config,
-      history,
-      signal: this.abort.signal,
-      emitText: (delta) => this.stream({ type: 'emit', output: [{ type: 'output.text.delta', data: { delta } }] }),
-      emitEvent: (name, payload) =>
-        this.stream({
-          type: 'emit',
-          output: [{ type: 'provider.event', data: { namespace: this.provider.eventNamespace ?? this.provider.manifest.id, name, payload } }],
-        }),
-      requireAction: (request) => this.requireAction(request),
-      createArtifact: (candidate) => this.createArtifact(candidate),
-    };
-  }
-
-  private async requireAction(request: Parameters<ProviderRun['requireAction']>[0]): Promise<Record<string, unknown>> {
-    const actionId = newId();
-    const answered = new Promise<Record<string, unknown>>((resolve, reject) => {
+  private answer(actionId: string): Promise<Record<string, unknown>> {
+    return new Promise<Record<string, unknown>>((resolve, reject) => {
       this.answers.set(actionId, resolve);
       this.abort.signal.addEventListener('abort', () => reject(this.abort.signal.reason), { once: true });
     });
-    answered.catch(() => undefined);
-    await this.output({ type: 'emit', output: [{ type: 'action.required', data: { actionId, ...request } }] });
-    return answered;
   }
 
-  private async createArtifact(candidate: Parameters<ProviderRun['createArtifact']>[0]): Promise<void> {
-    const artifact = {
-      id: newId(),
-      executionId: this.id,
-      name: candidate.name,
-      mediaType: candidate.mediaType,
-      createdAt: nowIso(),
-      uri: candidate.uri ?? null,
-      metadata: candidate.metadata ?? {},
-    };
-    const problem = artifactProblem(artifact);
-    if (problem) {
-      // The runtime, not the provider, decides that an invalid descriptor ends the run (docs/api.md#artifacts).
-      await this.failUnlessStopped(new ProviderFailure('PROVIDER_ERROR', `invalid artifact descriptor: ${problem}`));
-      this.stop('execution failed');
-      throw new ExecutionStoppedError('execution failed');
-    }
-    await this.output({ type: 'emit', output: [{ type: 'artifact.created', data: { artifact: artifact as never } }] });
+  private spanAttributes() {
+    return { 'runledger.execution_id': this.id, 'runledger.provider': this.provider.manifest.id };
   }
 }
+
+/** How long a halt waits for the append in flight (the shutdown deadline is 8 s). */
+const HALT_WAIT_MS = 2000;
+
+/** Whether `promise` settles within `ms`; the timer never holds the process. */
+function settlesWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), ms).unref()));
+  return Promise.race([promise.then(() => true), late]).finally(() => clearTimeout(timer));
+}
+
+const ignoreEnded = (error: unknown): void => {
+  if (!hasEnded(error)) throw error;
+};

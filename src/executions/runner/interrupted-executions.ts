@@ -2,13 +2,12 @@ import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBoo
 import { CONFIG, Config } from '../../config/config';
 import { EVENT_STORE, EventStore, StoreUnavailableError } from '../../event-store/event-store';
 import { InFlightExecutions } from '../../read-models/executions/in-flight-executions';
-import { decideAndAppend } from '../commands/decide-and-append';
-import { retryDelay } from '../commands/store-retry';
-import { ExecutionStateError } from '../domain/execution-errors';
+import { endExecution } from '../commands/end-execution';
+import { backoff, retryDelay } from '../../common/backoff';
 import { isTerminal } from '../domain/execution-state';
 import { loadExecution } from '../execution-stream';
 import { ExecutionRunner } from './execution-runner';
-import { InstanceLiveness } from './instance-liveness';
+import { InstanceLiveness } from '../instance-liveness';
 
 /** How long the first sweep waits for the projections (a rebuild at start); then it goes on in the background. */
 const CATCH_UP_MS = 10_000;
@@ -73,8 +72,8 @@ export class InterruptedExecutions implements OnApplicationBootstrap, BeforeAppl
   }
 
   private async retryUntilDone(): Promise<void> {
-    for (let attempt = 0; ; attempt++) {
-      if (!(await retryDelay(Math.min(1000, 100 * 2 ** attempt), this.stopping.signal))) return;
+    for (let failures = 1; ; failures++) {
+      if (!(await retryDelay(backoff(failures), this.stopping.signal))) return;
       if (await this.sweep()) return;
     }
   }
@@ -103,12 +102,6 @@ export class InterruptedExecutions implements OnApplicationBootstrap, BeforeAppl
     const loaded = await loadExecution(this.store, executionId);
     if (!loaded || isTerminal(loaded.state.status) || !gone(loaded.owner)) return false;
     const error = loaded.owner === null || !this.liveness.shared ? INTERRUPTED : OWNER_GONE;
-    return decideAndAppend(this.store, loaded, { type: 'fail', error }).then(
-      (after) => after.revision > loaded.revision,
-      (failure) => {
-        if (failure instanceof ExecutionStateError && failure.ended) return false;
-        throw failure;
-      },
-    );
+    return endExecution(this.store, loaded, { type: 'fail', error });
   }
 }

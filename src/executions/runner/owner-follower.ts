@@ -1,17 +1,19 @@
 import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { backoff, retryDelay } from '../../common/backoff';
+import { INSTANCE_ID } from '../../common/instance-id';
 import { EVENT_STORE, EventStore, StoreUnavailableError, StoredEvent } from '../../event-store/event-store';
-import { backoff, retryDelay } from '../commands/store-retry';
-import { executionIdOf } from '../execution-stream';
-import { CANCEL_REQUESTED, CANCEL_REQUEST_PREFIX } from './cancel-requests';
+import { CANCEL_REQUESTED, CANCEL_REQUEST_PREFIX, CancelRequest, cancelledExecutionOf, isCancelRequest } from '../cancel-requests';
+import { endExecution } from '../commands/end-execution';
+import { executionIdOf, loadExecution } from '../execution-stream';
 import { ExecutionRunner } from './execution-runner';
-import { InstanceLiveness } from './instance-liveness';
 
 /**
- * On a shared store, answers and cancels may reach another instance than the one running the
- * execution. They are in the log either way — an `action.responded` on the execution's stream, a
- * `cancel.requested` on its cancel-request stream — and this follower hands each one to the
- * session it concerns, if that session runs here: the answer goes to the provider, the cancel
- * runs the provider's cleanup once and appends `run.cancelled`.
+ * Answers and cancels reach the runner only through the log, whichever instance took them (on
+ * every store): an `action.responded` on the execution's stream, a `cancel.requested` on its
+ * cancel-request stream. This follower hands each one to the session it concerns, if that session
+ * runs here: the answer goes to the provider, the cancel runs the provider's cleanup once and
+ * appends `run.cancelled`. One filtered subscription to `$all` from the head at boot serves every
+ * session of this instance (sessions start after it).
  */
 @Injectable()
 export class OwnerFollower implements OnApplicationBootstrap, BeforeApplicationShutdown {
@@ -21,14 +23,10 @@ export class OwnerFollower implements OnApplicationBootstrap, BeforeApplicationS
   constructor(
     @Inject(EVENT_STORE) private readonly store: EventStore,
     private readonly runner: ExecutionRunner,
-    private readonly liveness: InstanceLiveness,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
-    if (!this.liveness.shared) return;
-    // Sessions start after this point, so nothing earlier can concern them.
-    const from = await this.store.headPosition();
-    void this.follow(from);
+    void this.follow(await this.store.headPosition());
   }
 
   beforeApplicationShutdown(): void {
@@ -51,6 +49,7 @@ export class OwnerFollower implements OnApplicationBootstrap, BeforeApplicationS
         }
         return;
       } catch (error) {
+        if (this.stopping.signal.aborted) return;
         if (!(error instanceof StoreUnavailableError)) {
           this.logger.error(`stopped following answers and cancels: ${(error as Error).message}`);
           return;
@@ -62,17 +61,24 @@ export class OwnerFollower implements OnApplicationBootstrap, BeforeApplicationS
 
   private hand(event: StoredEvent): void {
     this.logger.debug(`${event.type} on ${event.streamId} from the log`);
-    if (event.type === 'action.responded') {
-      const { actionId, response } = event.data as { actionId: string; response: Record<string, unknown> };
-      this.runner.session(executionIdOf(event.streamId))?.deliverAnswer(actionId, response);
-      return;
-    }
-    const executionId = event.streamId.slice(CANCEL_REQUEST_PREFIX.length);
+    if (isCancelRequest(event)) return this.cancel(cancelledExecutionOf(event), event.data as unknown as CancelRequest);
+    if (event.type !== 'action.responded') return;
+    const { actionId, response } = event.data as { actionId: string; response: Record<string, unknown> };
+    this.runner.session(executionIdOf(event.streamId))?.deliverAnswer(actionId, response);
+  }
+
+  private cancel(executionId: string, { reason, owner }: CancelRequest): void {
     const session = this.runner.session(executionId);
-    if (!session) return;
-    session.cancel((event.data as { reason: string | null }).reason).catch((error) => {
-      // The requester learns the outcome from the execution's stream; here it is only logged.
-      this.logger.warn(`cancel of ${executionId} requested by another instance: ${(error as Error).message}`);
-    });
+    // Another instance's run: its own follower acts on the request.
+    if (!session && owner !== INSTANCE_ID) return;
+    // The requester learns the outcome from the execution's stream; here it is only logged.
+    const cancelled = session ? session.cancel(reason) : this.endUndriven(executionId, reason);
+    cancelled.catch((error) => this.logger.warn(`cancel of ${executionId} from the log: ${(error as Error).message}`));
+  }
+
+  /** A run of this instance that no session drives any more (its end was never stored): the events alone decide. */
+  private async endUndriven(executionId: string, reason: string | null): Promise<void> {
+    const loaded = await loadExecution(this.store, executionId);
+    if (loaded) await endExecution(this.store, loaded, { type: 'cancel', reason, providerCleanupError: null });
   }
 }

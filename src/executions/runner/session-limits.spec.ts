@@ -2,14 +2,11 @@ import { Logger } from '@nestjs/common';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { nowIso } from '../../common/clock';
-import { newId } from '../../common/ids';
 import { SqliteEventStore } from '../../event-store/sqlite/sqlite-event-store';
 import { Provider, ProviderRun } from '../../providers/provider';
-import { decide } from '../domain/execution-decide';
-import { fold } from '../domain/execution-state';
-import { executionStream, LoadedExecution, loadExecution, toNewEvents } from '../execution-stream';
+import { executionStream, loadExecution } from '../execution-stream';
 import { ExecutionSession } from './execution-session';
+import { queueExecution } from '../../../test/support/queued-execution';
 
 const silent = new Logger('session-limits.spec');
 silent.warn = () => undefined;
@@ -48,22 +45,7 @@ describe('an execution past its bounds ends LIMIT_EXCEEDED, over a real SQLite e
   beforeEach(() => (store = SqliteEventStore.open(join(mkdtempSync(join(tmpdir(), 'runledger-unit-')), 'events.db'))));
   afterEach(() => store.close());
 
-  async function queue(): Promise<LoadedExecution> {
-    const id = newId();
-    const data = { conversationId: 'c-1', provider: 'emitting', input: { text: 'hi' }, requiredCapabilities: [], config: {}, idempotencyKey: null };
-    const events = decide({ type: 'queue', data }, null);
-    const occurredAt = nowIso();
-    const { nextRevision } = await store.append(executionStream(id), toNewEvents(id, events, { tenantId: 'default', occurredAt }), 'no_stream');
-    return {
-      state: fold(
-        events.map((e) => ({ ...e, sequence: 1, occurredAt })),
-        id,
-      )!,
-      tenantId: 'default',
-      owner: null,
-      revision: nextRevision,
-    };
-  }
+  const queue = () => queueExecution(store, { provider: 'emitting' });
 
   async function run(deltas: string[], limits: { maxEvents?: number; maxEventBytes?: number }) {
     const loaded = await queue();

@@ -4,20 +4,17 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { injectAppendFaults, sqliteOutage } from '../../../test/support/store-faults';
-import { nowIso } from '../../common/clock';
-import { newId } from '../../common/ids';
 import { StoreUnavailableError, StoredEvent } from '../../event-store/event-store';
 import { SqliteEventStore } from '../../event-store/sqlite/sqlite-event-store';
 import { startReadModels } from '../../../test/support/read-models';
 import { Provider, ProviderRun } from '../../providers/provider';
 import { ProviderRegistry } from '../../providers/provider-registry';
-import { decide } from '../domain/execution-decide';
-import { fold } from '../domain/execution-state';
-import { executionStream, LoadedExecution, toNewEvents } from '../execution-stream';
+import { executionStream, LoadedExecution } from '../execution-stream';
 import { ExecutionRunner } from './execution-runner';
 import { ExecutionSession } from './execution-session';
-import { InstanceLiveness } from './instance-liveness';
+import { InstanceLiveness } from '../instance-liveness';
 import { InterruptedExecutions } from './interrupted-executions';
+import { queueExecution } from '../../../test/support/queued-execution';
 
 const silent = new Logger('store-faults.spec');
 silent.warn = () => undefined;
@@ -75,25 +72,8 @@ describe('the runner rides out store faults (real SQLite underneath)', () => {
   afterEach(() => store.close());
 
   /** `byEarlierProcess`: queued by another instance id, as a process that has since stopped. */
-  async function queue(byEarlierProcess = false): Promise<LoadedExecution> {
-    const id = newId();
-    const data = { conversationId: 'c-1', provider: 'counting', input: { text: 'hi' }, requiredCapabilities: [], config: {}, idempotencyKey: null };
-    const events = decide({ type: 'queue', data }, null);
-    const occurredAt = nowIso();
-    const news = toNewEvents(id, events, { tenantId: 't', occurredAt }).map((e) =>
-      byEarlierProcess ? { ...e, metadata: { ...e.metadata, instanceId: 'an-earlier-process' } } : e,
-    );
-    const { nextRevision } = await store.append(executionStream(id), news, 'no_stream');
-    return {
-      state: fold(
-        events.map((e) => ({ ...e, sequence: 1, occurredAt })),
-        id,
-      )!,
-      tenantId: 't',
-      owner: null,
-      revision: nextRevision,
-    };
-  }
+  const queue = (byEarlierProcess = false) =>
+    queueExecution(store, { provider: 'counting', tenantId: 't', instanceId: byEarlierProcess ? 'an-earlier-process' : undefined });
 
   const session = (loaded: LoadedExecution, provider: Provider, storeRetryMs = 30_000) =>
     new ExecutionSession(store, loaded, provider, { storeRetryMs, history: async () => [] }, silent);

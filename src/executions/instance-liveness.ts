@@ -1,7 +1,7 @@
 import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
-import { INSTANCE_ID } from '../../common/instance-id';
-import { CONFIG, Config } from '../../config/config';
-import { EVENT_STORE, EventStore } from '../../event-store/event-store';
+import { INSTANCE_ID } from '../common/instance-id';
+import { CONFIG, Config } from '../config/config';
+import { EVENT_STORE, EventStore } from '../event-store/event-store';
 
 /** This instance's heartbeat in a shared store, and who else is alive. */
 @Injectable()
@@ -40,10 +40,14 @@ export class InstanceLiveness implements OnApplicationBootstrap, BeforeApplicati
     return (owner) => owner !== INSTANCE_ID && (owner === null || !alive.has(owner));
   }
 
-  /** Whether `owner` is another instance that is alive now (so requests for its runs go through the log). */
-  async isOtherAlive(owner: string | null): Promise<boolean> {
+  /**
+   * Whether `owner` may still be running its run: this instance, or another one alive now. Its
+   * runner then hears cancels through the log; otherwise the events alone end the run.
+   */
+  async isRunning(owner: string | null): Promise<boolean> {
+    if (owner === INSTANCE_ID) return true;
     const registry = this.store.instances;
-    if (!registry || owner === null || owner === INSTANCE_ID) return false;
+    if (!registry || owner === null) return false;
     return (await registry.alive(this.config.heartbeatLapseMs)).has(owner);
   }
 

@@ -7,22 +7,9 @@ const { join } = require('node:path');
 const { spawnSync } = require('node:child_process');
 
 const SUITES = [
-  'test/executions',
-  'test/actions',
-  'test/cancellation',
-  'test/idempotency',
-  'test/artifacts',
-  'test/conversations',
-  'test/read-side',
-  'test/faults',
-  'test/auth',
-  'test/limits',
-  'test/health',
-  'test/runtime/runtime.e2e-spec.ts',
-  'test/runtime/http-conventions.e2e-spec.ts',
-  'test/runtime/metrics.e2e-spec.ts',
-  'test/providers',
-  'test/fuzz',
+  'test/executions', 'test/actions', 'test/cancellation', 'test/idempotency', 'test/artifacts', 'test/conversations',
+  'test/read-side', 'test/faults', 'test/auth', 'test/limits', 'test/health', 'test/runtime/runtime.e2e-spec.ts',
+  'test/runtime/http-conventions.e2e-spec.ts', 'test/runtime/metrics.e2e-spec.ts', 'test/providers', 'test/fuzz',
 ];
 
 function hasPostgres() {

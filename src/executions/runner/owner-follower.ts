@@ -1,7 +1,7 @@
 import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
-import { backoff, retryDelay } from '../../common/backoff';
 import { INSTANCE_ID } from '../../common/instance-id';
-import { EVENT_STORE, EventStore, StoreUnavailableError, StoredEvent } from '../../event-store/event-store';
+import { EVENT_STORE, EventStore, StoredEvent } from '../../event-store/event-store';
+import { Processor } from '../../event-store/processor';
 import { CANCEL_REQUESTED, CANCEL_REQUEST_PREFIX, CancelRequest, cancelledExecutionOf, isCancelRequest } from '../cancel-requests';
 import { endExecution } from '../commands/end-execution';
 import { executionIdOf, loadExecution } from '../execution-stream';
@@ -26,37 +26,19 @@ export class OwnerFollower implements OnApplicationBootstrap, BeforeApplicationS
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
-    void this.follow(await this.store.headPosition());
+    // The checkpoint lives in memory: after a restart the sweep ends whatever this instance ran.
+    const processor = new Processor(this.store, {
+      name: 'OwnerFollower',
+      writes: 'answers and cancels',
+      filter: { streamPrefixes: ['execution-', CANCEL_REQUEST_PREFIX], types: ['action.responded', CANCEL_REQUESTED] },
+      from: await this.store.headPosition(),
+      handle: ({ events }) => events.forEach((event) => this.hand(event)),
+    });
+    void processor.run(this.stopping.signal);
   }
 
   beforeApplicationShutdown(): void {
     this.stopping.abort();
-  }
-
-  private async follow(from: number): Promise<void> {
-    let after = from;
-    for (let failures = 1; !this.stopping.signal.aborted; failures++) {
-      try {
-        const items = this.store.subscribeToAllFiltered({
-          filter: { streamPrefixes: ['execution-', CANCEL_REQUEST_PREFIX], types: ['action.responded', CANCEL_REQUESTED] },
-          after,
-          signal: this.stopping.signal,
-        });
-        for await (const item of items) {
-          after = item.kind === 'event' ? item.event.position : item.position;
-          if (item.kind === 'event') this.hand(item.event);
-          failures = 1;
-        }
-        return;
-      } catch (error) {
-        if (this.stopping.signal.aborted) return;
-        if (!(error instanceof StoreUnavailableError)) {
-          this.logger.error(`stopped following answers and cancels: ${(error as Error).message}`);
-          return;
-        }
-        if (!(await retryDelay(backoff(failures), this.stopping.signal))) return;
-      }
-    }
   }
 
   private hand(event: StoredEvent): void {

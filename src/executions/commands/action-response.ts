@@ -4,11 +4,11 @@ import { valueProblem } from '../../common/json-schema/schema-checker';
 import { ActionState } from '../domain/execution-state';
 import { ApprovalAnswerDto, InputAnswerDto } from '../http/respond-to-action.dto';
 
-const BODIES: Record<ActionState['kind'], Function> = { approval: ApprovalAnswerDto, input: InputAnswerDto };
+const BODIES: Record<ActionState['kind'], new () => object> = { approval: ApprovalAnswerDto, input: InputAnswerDto };
 
 /** The body as an instance of its DTO, own keys kept as they are (even `__proto__`, which assignment would not). */
-function asInstance(dto: Function, body: Record<string, unknown>): object {
-  const instance = Object.create(dto.prototype as object) as object;
+function asInstance(dto: new () => object, body: Record<string, unknown>): object {
+  const instance = Object.create(dto.prototype) as object;
   for (const [key, value] of Object.entries(body)) Object.defineProperty(instance, key, { value, enumerable: true, writable: true, configurable: true });
   return instance;
 }

@@ -1,3 +1,4 @@
+import type { OpenAPIObject } from '@nestjs/swagger';
 import Ajv, { ValidateFunction } from 'ajv';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 
@@ -101,11 +102,14 @@ export class ContractChecker {
   private readonly validators = new Map<string, ValidateFunction>();
   private readonly routes: { pattern: RegExp; literal: number; path: string }[];
 
-  constructor(private readonly document: Document) {
+  private readonly document: Document;
+
+  constructor(document: OpenAPIObject) {
+    this.document = document as unknown as Document;
     this.ajv.addFormat('date-time', { validate: (value: string) => /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/.test(value) });
     this.ajv.addFormat('uri', { validate: (value: string) => URL.canParse(value) });
-    this.ajv.addSchema({ $id: DOCUMENT_ID, components: anchored(document.components) as object });
-    this.routes = Object.keys(document.paths).map((path) => {
+    this.ajv.addSchema({ $id: DOCUMENT_ID, components: anchored(this.document.components) as object });
+    this.routes = Object.keys(this.document.paths).map((path) => {
       const parts = path.split(/\{[^}]+\}/);
       const escaped = parts.map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
       return { path, pattern: new RegExp(`^${escaped.join('[^/]+')}$`), literal: parts.join('').length };

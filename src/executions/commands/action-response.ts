@@ -1,4 +1,4 @@
-import { validate } from 'class-validator';
+import { getMetadataStorage, validate } from 'class-validator';
 import { validationError } from '../../common/api-error';
 import { valueProblem } from '../../common/json-schema/schema-checker';
 import { ActionState } from '../domain/execution-state';
@@ -13,13 +13,26 @@ function asInstance(dto: new () => object, body: Record<string, unknown>): objec
   return instance;
 }
 
-/** The first problem class-validator finds, in the words docs/api.md#actions uses: unknown fields first, then each field in order. */
+/** The fields the DTO declares. */
+const fieldsOf = (dto: new () => object): Set<string> =>
+  new Set(
+    getMetadataStorage()
+      .getTargetValidationMetadatas(dto, '', true, false)
+      .map((rule) => rule.propertyName),
+  );
+
+/**
+ * The first problem, in the words docs/api.md#actions uses: an unknown field first, then each
+ * field in order. Unknown fields are found here, not by class-validator's whitelist, which lets
+ * keys such as `__proto__` or `constructor` through.
+ */
 async function bodyProblem(action: ActionState, body: Record<string, unknown>): Promise<string | null> {
-  const errors = await validate(asInstance(BODIES[action.kind], body), { whitelist: true, forbidNonWhitelisted: true, stopAtFirstError: true });
-  const [first] = errors;
-  if (!first?.constraints) return null;
-  if (first.constraints.whitelistValidation) return `${first.property} is not a known field of an ${action.kind} response`;
-  return Object.values(first.constraints)[0];
+  const dto = BODIES[action.kind];
+  const fields = fieldsOf(dto);
+  const unknown = Object.keys(body).find((key) => !fields.has(key));
+  if (unknown !== undefined) return `${unknown} is not a known field of an ${action.kind} response`;
+  const [first] = await validate(asInstance(dto, body), { stopAtFirstError: true });
+  return first?.constraints ? Object.values(first.constraints)[0] : null;
 }
 
 /**

@@ -9,7 +9,7 @@ export const LiveDocs = () =>
     ApiTags('health'),
     ApiOperation({ summary: 'Liveness: the process answers', security: [] }),
     ApiOkResponse({ type: HealthResultResponse }),
-    ApiErrors('REQUEST_TIMEOUT', 'HEADERS_TOO_LARGE', 'INTERNAL_ERROR'),
+    ApiErrors('VALIDATION_ERROR', 'REQUEST_TIMEOUT', 'HEADERS_TOO_LARGE', 'INTERNAL_ERROR'),
   );
 
 export const ReadyDocs = () =>
@@ -24,5 +24,5 @@ export const ReadyDocs = () =>
       security: [],
     }),
     ApiOkResponse({ type: HealthResultResponse }),
-    ApiErrors('REQUEST_TIMEOUT', 'HEADERS_TOO_LARGE', 'NOT_READY', 'INTERNAL_ERROR'),
+    ApiErrors('VALIDATION_ERROR', 'REQUEST_TIMEOUT', 'HEADERS_TOO_LARGE', 'NOT_READY', 'INTERNAL_ERROR'),
   );

@@ -15,5 +15,5 @@ export const MetricsDocs = () =>
     }),
     ApiProduces('text/plain'),
     ApiOkResponse({ description: 'Metrics', schema: { type: 'string' } }),
-    ApiErrors('REQUEST_TIMEOUT', 'HEADERS_TOO_LARGE', 'INTERNAL_ERROR'),
+    ApiErrors('VALIDATION_ERROR', 'REQUEST_TIMEOUT', 'HEADERS_TOO_LARGE', 'INTERNAL_ERROR'),
   );

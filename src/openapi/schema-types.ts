@@ -22,4 +22,4 @@ export const ANY_JSON: SchemaObject[] = [
 ];
 
 /** A response class, or null. The class must also be registered (`@ApiExtraModels`), as a `$ref` alone does not. */
-export const nullable = (model: Function, description?: string) => ({ oneOf: [{ $ref: getSchemaPath(model) }, NULL], description });
+export const nullable = (model: new () => object, description?: string) => ({ oneOf: [{ $ref: getSchemaPath(model) }, NULL], description });

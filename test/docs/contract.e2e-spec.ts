@@ -12,7 +12,7 @@ describe('the OpenAPI contract check', () => {
   const recorded: RecordedResponse[] = [];
 
   beforeAll(async () => {
-    checker = new ContractChecker(createApiDocument(app.app) as never);
+    checker = new ContractChecker(createApiDocument(app.app));
     const local = recordResponses(app.app.getHttpServer());
     const started = await startExecution(app.baseUrl, { conversationId: app.conversationId, config: { script: [{ type: 'text', text: 'hi' }] } });
     await waitForExecution(app.baseUrl, started.body.id);

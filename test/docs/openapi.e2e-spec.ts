@@ -104,7 +104,7 @@ describe('OpenAPI document', () => {
     }
   });
 
-  it("documents 431, which Node answers before any route, on every route", () => {
+  it('documents 431, which Node answers before any route, on every route', () => {
     for (const { key, op } of operations()) expect({ key, has431: '431' in op.responses }).toEqual({ key, has431: true });
   });
 

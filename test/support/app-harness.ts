@@ -57,7 +57,7 @@ export async function startApp(overrides: Partial<Config> & { env?: Record<strin
     baseUrl: `http://127.0.0.1:${address.port}`,
     sqlitePath: config.sqlitePath,
     close: async () => {
-      checker ??= new ContractChecker(createApiDocument(app) as never);
+      checker ??= new ContractChecker(createApiDocument(app));
       await app.close();
       const problems = checker.problems(responses.splice(0));
       if (problems.length > 0) throw new Error(`responses that break the OpenAPI document (docs/api.md#the-openapi-document):\n${problems.join('\n')}`);

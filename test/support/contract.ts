@@ -1,3 +1,4 @@
+import type { OpenAPIObject } from '@nestjs/swagger';
 import Ajv, { ValidateFunction } from 'ajv';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 
@@ -31,7 +32,10 @@ export function recordResponses(server: Server): RecordedResponse[] {
       if (chunk === undefined || chunk === null || typeof chunk === 'function' || truncated) return;
       const buffer = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as string, typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8');
       if (bytes + buffer.length > MAX_RECORDED_BYTES) truncated = true;
-      else (chunks.push(buffer), (bytes += buffer.length));
+      else {
+        chunks.push(buffer);
+        bytes += buffer.length;
+      }
     };
     const write = response.write.bind(response) as (...args: unknown[]) => boolean;
     const end = response.end.bind(response) as (...args: unknown[]) => ServerResponse;
@@ -39,7 +43,9 @@ export function recordResponses(server: Server): RecordedResponse[] {
     response.end = ((...args: unknown[]) => (keep(args[0], args[1]), end(...args))) as ServerResponse['end'];
     response.once('close', () => {
       if (!response.headersSent) return;
-      const contentType = response.getHeader('content-type');
+      // The header block as sent: headers given to writeHead() alone are not in getHeader().
+      const sent = (response as ServerResponse & { _header?: string })._header ?? '';
+      const contentType = /^content-type:[ \t]*(.*?)\r?$/im.exec(sent)?.[1] ?? response.getHeader('content-type');
       recorded.push({
         method: request.method ?? 'GET',
         url: request.url ?? '/',
@@ -66,7 +72,9 @@ const DOCUMENT_ID = 'openapi.json';
 
 /** A schema of the document whose `#/components/...` references point into the registered document. */
 const anchored = (schema: unknown): unknown =>
-  JSON.parse(JSON.stringify(schema), (key, value) => (key === '$ref' && typeof value === 'string' && value.startsWith('#/') ? `${DOCUMENT_ID}${value}` : value));
+  JSON.parse(JSON.stringify(schema), (key, value) =>
+    key === '$ref' && typeof value === 'string' && value.startsWith('#/') ? `${DOCUMENT_ID}${value}` : value,
+  );
 
 /** An SSE body's complete messages' `data` (a message cut off by the end of the recording is left out). */
 function sseData(body: string): string[] {
@@ -94,11 +102,14 @@ export class ContractChecker {
   private readonly validators = new Map<string, ValidateFunction>();
   private readonly routes: { pattern: RegExp; literal: number; path: string }[];
 
-  constructor(private readonly document: Document) {
+  private readonly document: Document;
+
+  constructor(document: OpenAPIObject) {
+    this.document = document as unknown as Document;
     this.ajv.addFormat('date-time', { validate: (value: string) => /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/.test(value) });
     this.ajv.addFormat('uri', { validate: (value: string) => URL.canParse(value) });
-    this.ajv.addSchema({ $id: DOCUMENT_ID, components: anchored(document.components) as object });
-    this.routes = Object.keys(document.paths).map((path) => {
+    this.ajv.addSchema({ $id: DOCUMENT_ID, components: anchored(this.document.components) as object });
+    this.routes = Object.keys(this.document.paths).map((path) => {
       const parts = path.split(/\{[^}]+\}/);
       const escaped = parts.map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
       return { path, pattern: new RegExp(`^${escaped.join('[^/]+')}$`), literal: parts.join('').length };

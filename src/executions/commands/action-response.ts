@@ -1,25 +1,38 @@
-import { validate } from 'class-validator';
+import { getMetadataStorage, validate } from 'class-validator';
 import { validationError } from '../../common/api-error';
 import { valueProblem } from '../../common/json-schema/schema-checker';
 import { ActionState } from '../domain/execution-state';
 import { ApprovalAnswerDto, InputAnswerDto } from '../http/respond-to-action.dto';
 
-const BODIES: Record<ActionState['kind'], Function> = { approval: ApprovalAnswerDto, input: InputAnswerDto };
+const BODIES: Record<ActionState['kind'], new () => object> = { approval: ApprovalAnswerDto, input: InputAnswerDto };
 
 /** The body as an instance of its DTO, own keys kept as they are (even `__proto__`, which assignment would not). */
-function asInstance(dto: Function, body: Record<string, unknown>): object {
-  const instance = Object.create(dto.prototype as object) as object;
+function asInstance(dto: new () => object, body: Record<string, unknown>): object {
+  const instance = Object.create(dto.prototype) as object;
   for (const [key, value] of Object.entries(body)) Object.defineProperty(instance, key, { value, enumerable: true, writable: true, configurable: true });
   return instance;
 }
 
-/** The first problem class-validator finds, in the words docs/api.md#actions uses: unknown fields first, then each field in order. */
+/** The fields the DTO declares. */
+const fieldsOf = (dto: new () => object): Set<string> =>
+  new Set(
+    getMetadataStorage()
+      .getTargetValidationMetadatas(dto, '', true, false)
+      .map((rule) => rule.propertyName),
+  );
+
+/**
+ * The first problem, in the words docs/api.md#actions uses: an unknown field first, then each
+ * field in order. Unknown fields are found here, not by class-validator's whitelist, which lets
+ * keys such as `__proto__` or `constructor` through.
+ */
 async function bodyProblem(action: ActionState, body: Record<string, unknown>): Promise<string | null> {
-  const errors = await validate(asInstance(BODIES[action.kind], body), { whitelist: true, forbidNonWhitelisted: true, stopAtFirstError: true });
-  const [first] = errors;
-  if (!first?.constraints) return null;
-  if (first.constraints.whitelistValidation) return `${first.property} is not a known field of an ${action.kind} response`;
-  return Object.values(first.constraints)[0];
+  const dto = BODIES[action.kind];
+  const fields = fieldsOf(dto);
+  const unknown = Object.keys(body).find((key) => !fields.has(key));
+  if (unknown !== undefined) return `${unknown} is not a known field of an ${action.kind} response`;
+  const [first] = await validate(asInstance(dto, body), { stopAtFirstError: true });
+  return first?.constraints ? Object.values(first.constraints)[0] : null;
 }
 
 /**

@@ -28,7 +28,11 @@ export class ExecutionItemsController {
   @Post(`${ID}/actions/:actionId(^[^:/]+)::respond`)
   @HttpCode(200)
   @RespondDocs()
-  async respond(@Tenant() tenantId: string, @Param('id') id: string, @Param('actionId') actionId: string, @Body() body: RespondToActionDto,
+  async respond(
+    @Tenant() tenantId: string,
+    @Param('id') id: string,
+    @Param('actionId') actionId: string,
+    @Body() body: RespondToActionDto,
   ): Promise<ActionResponse> {
     // A union type, so the global pipe leaves the body alone: which DTO applies depends on the action (action-response.ts).
     return actionView(id, await this.commands.execute(new RespondToActionCommand(tenantId, id, actionId, body as unknown as Record<string, unknown>)));

@@ -1,6 +1,6 @@
 import type { FastifyReply } from 'fastify';
 import { once } from 'node:events';
-import { ApiError } from '../common/api-error';
+import { ApiError } from './api-error';
 import { SseConnections } from './sse-connections';
 
 export interface SseResponse {

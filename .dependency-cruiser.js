@@ -34,6 +34,16 @@ const KNOWN_ADAPTER_IMPORTERS = [
   '^src/metrics/metrics\\.module\\.ts$',
 ];
 
+/** Where the status-carrying ApiError may be made: the HTTP edge, without the two known modules. */
+const HTTP_ERROR_EDGE = ['^src/http/', '^src/[^/]+/http/', '\\.(controller|responder|hook)\\.ts$'];
+
+/**
+ * The throwers of the transitional src/common/api-error.ts (a code without a status), recorded
+ * rather than allowed wholesale: each should throw a named error of src/common/errors/ instead,
+ * and then the file goes.
+ */
+const KNOWN_LEGACY_ERROR_IMPORTERS = ['^src/executions/runner/execution-runner\\.ts$', '^src/executions/commands/respond-to-action\\.handler\\.ts$'];
+
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
@@ -63,6 +73,23 @@ module.exports = {
       // Unit specs beside the code may use a real adapter as their store.
       from: { path: '^src/', pathNot: ['^src/event-store/', '\\.spec\\.ts$', ...KNOWN_ADAPTER_IMPORTERS] },
       to: { path: ADAPTERS },
+    },
+    {
+      name: 'http-statuses-only-at-the-http-edge',
+      severity: 'error',
+      comment:
+        'src/http/api-error.ts (errors with an HTTP status) is imported only by src/http/, src/<feature>/http/, ' +
+        '*.controller.ts, *.responder.ts and *.hook.ts; everything else throws the errors of src/common/errors/ ' +
+        '(docs/design.md#errors).',
+      from: { path: '^src/', pathNot: HTTP_ERROR_EDGE },
+      to: { path: '^src/http/api-error\\.ts$' },
+    },
+    {
+      name: 'no-new-legacy-error-throwers',
+      severity: 'error',
+      comment: 'src/common/api-error.ts is transitional: only the files in KNOWN_LEGACY_ERROR_IMPORTERS still import it.',
+      from: { path: '^src/', pathNot: KNOWN_LEGACY_ERROR_IMPORTERS },
+      to: { path: '^src/common/api-error\\.ts$' },
     },
     {
       name: 'no-cycles-between-top-level-folders',

@@ -19,6 +19,9 @@ const PROBES: Record<string, string> = {
   'src/projections/__lint_probe__.ts':
     "import type { FastifyInstance } from 'fastify';\nimport { SqliteEventStore } from '../event-store/sqlite/sqlite-event-store';\n" +
     'export const probe = (app: FastifyInstance) => [app, SqliteEventStore];\n',
+  // An HTTP status, and the transitional status-free ApiError, outside the HTTP edge.
+  'src/providers/__lint_probe__.ts':
+    "import { ApiError } from '../http/api-error';\nimport { ApiError as Legacy } from '../common/api-error';\nexport const probe = [ApiError, Legacy];\n",
   // A cycle between two top-level folders.
   'src/feed/__lint_probe__.ts': "import { back } from '../health/__lint_probe__';\nexport const there = () => back;\n",
   'src/health/__lint_probe__.ts': "import { there } from '../feed/__lint_probe__';\nexport const back = () => there;\n",
@@ -52,6 +55,8 @@ describe('layering rules (.dependency-cruiser.js)', () => {
           expect.stringMatching(/^domain-is-pure: src\/executions\/domain\/__lint_probe__\.ts → (node:)?fs$/),
           expect.stringMatching(/^fastify-only-at-the-http-edge: src\/projections\/__lint_probe__\.ts → .*node_modules\/fastify\//),
           expect.stringMatching(/^adapters-only-from-event-store: src\/projections\/__lint_probe__\.ts → src\/event-store\/sqlite\//),
+          expect.stringMatching(/^http-statuses-only-at-the-http-edge: src\/providers\/__lint_probe__\.ts → src\/http\/api-error\.ts$/),
+          expect.stringMatching(/^no-new-legacy-error-throwers: src\/providers\/__lint_probe__\.ts → src\/common\/api-error\.ts$/),
           expect.stringMatching(/^no-cycles-between-top-level-folders: src\/(feed|health)\/__lint_probe__\.ts →/),
         ]),
       );

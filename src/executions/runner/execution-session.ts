@@ -2,7 +2,7 @@ import { Logger } from '@nestjs/common';
 import { EventStore, StoreUnavailableError } from '../../event-store/event-store';
 import { newId } from '../../common/ids';
 import { nowIso } from '../../common/clock';
-import { inSpan } from '../../observability/tracing';
+import { currentTrace, inSpan } from '../../observability/tracing';
 import { HistoryEntry, Provider, ProviderFailure, ProviderOutcome, ProviderRun } from '../../providers/provider';
 import { ExecutionCommand } from '../domain/execution-decide';
 import { ExecutionStateError } from '../domain/execution-errors';
@@ -51,6 +51,8 @@ export class ExecutionSession {
   private cancelOperation: Promise<void> | null = null;
   private outageOperation: Promise<void> | null = null;
   private cleanup: Promise<string | null> | null = null;
+  /** The execution's own trace (the session is made inside it), where its cleanup belongs whoever cancels. */
+  private readonly inOwnTrace = currentTrace();
   private stopped = false;
   private halted = false;
   /** Events this run's stream holds or will hold once what was written is appended. */
@@ -155,8 +157,8 @@ export class ExecutionSession {
 
   /** The provider's cleanup, run at most once whoever ends the run; resolves with its error message. */
   private cleanupOnce(): Promise<string | null> {
-    this.cleanup ??= inSpan('provider.cleanup', this.spanAttributes(), () =>
-      this.provider.cleanup({ executionId: this.id, config: this.writer.loaded.state.config }),
+    this.cleanup ??= this.inOwnTrace(() =>
+      inSpan('provider.cleanup', this.spanAttributes(), () => this.provider.cleanup({ executionId: this.id, config: this.writer.loaded.state.config })),
     ).then(
       () => null,
       (error) => (error as Error)?.message || String(error),

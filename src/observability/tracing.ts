@@ -19,7 +19,7 @@ export interface InSpanOptions extends SpanOptions {
 
 /**
  * Runs `fn` in a child span of the active one. A rejection the caller expects (a 4xx refusal, a
- * revision conflict the command re-decides) is recorded as the `runledger.refusal` attribute and
+ * revision conflict the command re-decides) is recorded as the `runledger.outcome` attribute and
  * an event, the status left unset: span-based error alerts must not fire on healthy traffic. Any
  * other rejection marks the span failed.
  */
@@ -32,8 +32,8 @@ export function inSpan<T>(name: string, attributes: Attributes, fn: (span: Span)
       const message = error instanceof Error ? error.message : String(error);
       const outcome = expected(error);
       if (outcome !== null) {
-        span.setAttribute('runledger.refusal', outcome);
-        span.addEvent('refusal', { 'runledger.refusal': outcome, message });
+        span.setAttribute('runledger.outcome', outcome);
+        span.addEvent('expected outcome', { 'runledger.outcome': outcome, message });
       } else {
         span.recordException(error instanceof Error ? error : String(error));
         span.setStatus({ code: SpanStatusCode.ERROR, message });

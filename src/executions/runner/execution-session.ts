@@ -258,16 +258,25 @@ export class ExecutionSession {
     return () => (read ??= withStoreRetry(this.options.history, { retryMs: this.options.storeRetryMs, signal: this.abort.signal }));
   }
 
-  /** The provider call, in a span whose children are the appends of its output. */
+  /**
+   * The provider call, in a span whose children are the appends of its output. What it throws once
+   * the session stopped it (a cancel, a limit, an outage, whose own spans tell) is no failure of its.
+   */
   private runProvider(history: () => Promise<HistoryEntry[]>): Promise<ProviderOutcome> {
-    return inSpan('provider.run', this.spanAttributes(), async (span) => {
-      const outcome = await this.provider.run(this.providerRun(history));
-      if (outcome.usage) {
-        span.setAttribute('gen_ai.usage.input_tokens', outcome.usage.inputTokens);
-        span.setAttribute('gen_ai.usage.output_tokens', outcome.usage.outputTokens);
-      }
-      return outcome;
-    });
+    const expected = () => (this.stopped ? 'STOPPED' : null);
+    return inSpan(
+      'provider.run',
+      this.spanAttributes(),
+      async (span) => {
+        const outcome = await this.provider.run(this.providerRun(history));
+        if (outcome.usage) {
+          span.setAttribute('gen_ai.usage.input_tokens', outcome.usage.inputTokens);
+          span.setAttribute('gen_ai.usage.output_tokens', outcome.usage.outputTokens);
+        }
+        return outcome;
+      },
+      { expected },
+    );
   }
 
   private spanAttributes() {

@@ -8,7 +8,6 @@ import { routeTemplate } from './route-template';
 /** An execution id as the runtime makes them (and not 16 KiB of whatever a caller put in a path). */
 const PLAUSIBLE_ID = /^[\x21-\x7e]{1,64}$/;
 
-
 function executionIdInRoute(request: FastifyRequest): string | null {
   const id = (request.params as { id?: unknown } | undefined)?.id;
   const route = request.routeOptions.url;

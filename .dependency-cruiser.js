@@ -49,6 +49,9 @@ const READ_MODEL_SURFACE = [
  */
 const KNOWN_RUNNER_IMPORTERS = ['^src/executions/commands/start-execution\\.handler\\.ts$'];
 
+/** Where the status-carrying ApiError may be made: the HTTP edge, without the two known modules. */
+const HTTP_ERROR_EDGE = ['^src/http/', '^src/[^/]+/http/', '\\.(controller|responder|hook)\\.ts$'];
+
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
@@ -105,6 +108,16 @@ module.exports = {
         'log, and the runner follows the log (docs/operations.md#several-instances-on-postgresql).',
       from: { path: '^src/executions/commands/', pathNot: KNOWN_RUNNER_IMPORTERS },
       to: { path: '^src/executions/runner/' },
+    },
+    {
+      name: 'http-statuses-only-at-the-http-edge',
+      severity: 'error',
+      comment:
+        'src/http/api-error.ts (errors with an HTTP status) is imported only by src/http/, src/<feature>/http/, ' +
+        '*.controller.ts, *.responder.ts and *.hook.ts; everything else throws the errors of src/common/errors/ ' +
+        '(docs/design.md#errors).',
+      from: { path: '^src/', pathNot: HTTP_ERROR_EDGE },
+      to: { path: '^src/http/api-error\\.ts$' },
     },
     {
       name: 'no-cycles-between-top-level-folders',

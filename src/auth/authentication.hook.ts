@@ -1,5 +1,5 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { AuthFailure, Authenticator } from './authenticator';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { Authenticator } from './authenticator';
 
 /**
  * Paths any caller may reach with auth on: the orchestrator's probes carry no key, and the API
@@ -14,17 +14,13 @@ export const isPublic = (request: FastifyRequest) => {
 };
 
 /**
- * Sets `request.tenantId`, or refuses the request. Shared by the onRequest hook and the
- * framework-error handler, which Fastify calls before any hook.
+ * Sets `request.tenantId`, or refuses the request (its answer's headers come with the error, see
+ * http/application-errors.ts). Shared by the onRequest hook and the framework-error handler, which
+ * Fastify calls before any hook.
  */
-export async function authenticate(authenticator: Authenticator, request: FastifyRequest, reply: FastifyReply): Promise<void> {
+export async function authenticate(authenticator: Authenticator, request: FastifyRequest): Promise<void> {
   if (!authenticator.enabled || isPublic(request)) return;
-  try {
-    request.tenantId = await authenticator.tenantOf(request.headers.authorization, request.ip);
-  } catch (error) {
-    if (error instanceof AuthFailure) reply.headers(error.headers);
-    throw error;
-  }
+  request.tenantId = await authenticator.tenantOf(request.headers.authorization, request.ip);
 }
 
 /**
@@ -37,5 +33,5 @@ export async function authenticate(authenticator: Authenticator, request: Fastif
 export function installAuthentication(fastify: FastifyInstance, authenticator: Authenticator): void {
   fastify.decorateRequest('tenantId', undefined);
   if (!authenticator.enabled) return;
-  fastify.addHook('onRequest', async (request, reply) => authenticate(authenticator, request, reply));
+  fastify.addHook('onRequest', async (request) => authenticate(authenticator, request));
 }

@@ -1,4 +1,4 @@
-import { ApiError } from '../common/api-error';
+import { RateLimitedError, ServiceUnavailableError, UnauthenticatedError } from '../common/errors/request-errors';
 import { ApiKeys } from './api-keys';
 import { AuthConfig } from './auth-config';
 import { FailedAuthBudget } from './failed-auth-budget';
@@ -10,29 +10,13 @@ import { InvalidTokenError, JwtVerifier, JwtVerifierOptions, KEYS_RETRY_AFTER_S,
  */
 const BEARER = /^bearer +([\x21-\x7e]+) *$/i;
 
-/** A refusal with the headers that go with it (RFC 6750 `WWW-Authenticate`, `Retry-After`). */
-export class AuthFailure extends ApiError {
-  constructor(
-    code: 'UNAUTHENTICATED' | 'SERVICE_UNAVAILABLE' | 'RATE_LIMITED',
-    message: string,
-    readonly headers: Record<string, string>,
-  ) {
-    super(code, message);
-  }
-}
-
-const unauthenticated = (message: string, tokenError = true) =>
-  new AuthFailure('UNAUTHENTICATED', message, {
-    'www-authenticate': tokenError ? 'Bearer realm="runledger", error="invalid_token"' : 'Bearer realm="runledger"',
-  });
+const unauthenticated = (message: string, tokenRejected = true) => new UnauthenticatedError(message, tokenRejected);
 
 const rateLimited = (retryAfterS: number) =>
-  new AuthFailure('RATE_LIMITED', `too many failed authentications from this address; retry in ${retryAfterS} seconds`, {
-    'retry-after': String(retryAfterS),
-  });
+  new RateLimitedError(`too many failed authentications from this address; retry in ${retryAfterS} seconds`, retryAfterS);
 
 /** The bearer token of an `Authorization` header value, or the refusal it earns. */
-function bearerToken(authorization: string | string[] | undefined): string | AuthFailure {
+function bearerToken(authorization: string | string[] | undefined): string | UnauthenticatedError {
   if (authorization === undefined || authorization === '') return unauthenticated('a bearer token is required', false);
   const match = typeof authorization === 'string' ? BEARER.exec(authorization) : null;
   return match ? match[1] : unauthenticated('the Authorization header must be "Bearer <token>"');
@@ -63,7 +47,7 @@ export class Authenticator {
     return this.keys.size > 0 || this.jwt !== null;
   }
 
-  /** The tenant for an `Authorization` header value sent from `address`; throws AuthFailure. */
+  /** The tenant for an `Authorization` header value sent from `address`; throws UnauthenticatedError, RateLimitedError (this address failed too often) or ServiceUnavailableError (the keys cannot be fetched). */
   async tenantOf(authorization: string | string[] | undefined, address: string): Promise<string> {
     const token = bearerToken(authorization);
     const tenant = typeof token === 'string' ? this.keys.tenantOf(token) : null;
@@ -74,7 +58,7 @@ export class Authenticator {
       if (typeof token !== 'string') throw token;
       return await this.verify(token);
     } catch (error) {
-      if (error instanceof AuthFailure && error.code === 'UNAUTHENTICATED') this.failures.record(address);
+      if (error instanceof UnauthenticatedError) this.failures.record(address);
       throw error;
     }
   }
@@ -86,9 +70,7 @@ export class Authenticator {
     } catch (error) {
       if (error instanceof InvalidTokenError) throw unauthenticated(error.message);
       if (error instanceof SigningKeysUnavailableError) {
-        throw new AuthFailure('SERVICE_UNAVAILABLE', 'the identity provider cannot be reached to verify the bearer token; retry shortly', {
-          'retry-after': String(KEYS_RETRY_AFTER_S),
-        });
+        throw new ServiceUnavailableError('the identity provider cannot be reached to verify the bearer token; retry shortly', KEYS_RETRY_AFTER_S);
       }
       throw error;
     }

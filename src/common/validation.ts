@@ -1,6 +1,6 @@
-import { ValidationError, ValidationPipe } from '@nestjs/common';
+import { ValidationError as FieldError, ValidationPipe } from '@nestjs/common';
 import { ValidateBy, ValidationOptions } from 'class-validator';
-import { validationError } from './api-error';
+import { ValidationError } from './errors/request-errors';
 import { codePointLength } from './code-points';
 
 /** Length limits count Unicode code points (docs/api.md#conventions); class-validator's own count differs for emoji. */
@@ -21,7 +21,7 @@ export function CodePointLength(min: number, max: number, options?: ValidationOp
   );
 }
 
-function firstProblem(errors: ValidationError[], prefix = ''): string | null {
+function firstProblem(errors: FieldError[], prefix = ''): string | null {
   for (const error of errors) {
     const path = `${prefix}${error.property}`;
     if (error.constraints) {
@@ -48,5 +48,5 @@ export const dtoValidationPipe = () =>
     transform: false,
     stopAtFirstError: true,
     validationError: { target: false, value: false },
-    exceptionFactory: (errors) => validationError(firstProblem(errors) ?? 'request body is invalid'),
+    exceptionFactory: (errors) => new ValidationError(firstProblem(errors) ?? 'request body is invalid'),
   });

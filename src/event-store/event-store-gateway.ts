@@ -10,9 +10,13 @@ import {
   StoredEvent,
   StoreUnavailableError,
   SubscribeOptions,
+  WrongExpectedRevisionError,
 } from './event-store';
 import { upcast } from '../events/upcasters';
-import { inSpan } from '../observability/tracing';
+import { ExpectedOutcome, inSpan } from '../observability/tracing';
+
+/** A conflict is how commands learn to re-read and re-decide (docs/design.md#overview), not a failure of the store. */
+const revisionConflict: ExpectedOutcome = (error) => (error instanceof WrongExpectedRevisionError ? 'REVISION_CONFLICT' : null);
 
 /** Told the outcome of every append the application makes (readiness, read-your-writes, metrics). */
 export interface AppendObserver {
@@ -49,19 +53,24 @@ export class EventStoreGateway implements EventStore {
       'runledger.expected_revision': String(expected),
       'runledger.event_store': this.store.kind,
     };
-    return inSpan('eventstore.append', attributes, async (span) => {
-      const started = performance.now();
-      try {
-        const result = await this.store.append(streamId, events, expected);
-        const duration = performance.now() - started;
-        span.setAttribute('runledger.next_revision', result.nextRevision);
-        for (const observer of this.observers) observer.appended(streamId, events, result, duration);
-        return result;
-      } catch (error) {
-        if (error instanceof StoreUnavailableError) for (const observer of this.observers) observer.refused(error);
-        throw error;
-      }
-    });
+    return inSpan(
+      'eventstore.append',
+      attributes,
+      async (span) => {
+        const started = performance.now();
+        try {
+          const result = await this.store.append(streamId, events, expected);
+          const duration = performance.now() - started;
+          span.setAttribute('runledger.next_revision', result.nextRevision);
+          for (const observer of this.observers) observer.appended(streamId, events, result, duration);
+          return result;
+        } catch (error) {
+          if (error instanceof StoreUnavailableError) for (const observer of this.observers) observer.refused(error);
+          throw error;
+        }
+      },
+      { expected: revisionConflict },
+    );
   }
 
   async readStream(streamId: string, options?: ReadOptions): Promise<StoredEvent[]> {

@@ -1,6 +1,6 @@
 import { Controller, Get, Logger, ServiceUnavailableException } from '@nestjs/common';
 import { HealthCheckResult, HealthCheckService, HealthIndicatorResult, HealthIndicatorService } from '@nestjs/terminus';
-import { ApiError } from '../common/api-error';
+import { ApiError } from '../http/api-error';
 import { LiveDocs, ReadyDocs } from './health.docs';
 import { ReadinessCheck, ReadinessChecks } from './readiness-checks';
 

@@ -1,9 +1,9 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { ApiError, errorEnvelope } from '../common/api-error';
+import { ApiError, errorEnvelope } from './api-error';
 import { redactedUrl } from '../observability/redacted-url';
 import { StoreUnavailableError } from '../event-store/event-store';
-import { STORE_RETRY_AFTER_SECONDS, applicationErrorToApi } from './domain-error-codes';
+import { STORE_RETRY_AFTER_SECONDS, applicationErrorToApi } from './application-errors';
 
 /** Fastify's own errors (raised before a route runs), by code. */
 function fromFastify(error: { code?: string; statusCode?: number; message?: string; expose?: boolean }): ApiError | null {
@@ -77,6 +77,7 @@ export class ApiExceptionFilter implements ExceptionFilter {
     if (exception instanceof StoreUnavailableError) {
       this.logger.warn(`${request.method} ${redactedUrl(request.url)}: 503, ${exception.message}`);
     }
+    reply.headers(error.headers);
     // 503 and 429 always tell the client when to retry (docs/api.md#errors); the throwers set their own when they know better.
     if ((error.status === 503 || error.status === 429) && !reply.hasHeader('retry-after')) {
       reply.header('retry-after', String(STORE_RETRY_AFTER_SECONDS));

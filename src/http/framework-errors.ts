@@ -4,7 +4,8 @@ import { IncomingMessage, STATUS_CODES, Server, ServerResponse } from 'node:http
 import type { Socket } from 'node:net';
 import { authenticate } from '../auth/authentication.hook';
 import { Authenticator } from '../auth/authenticator';
-import { ApiError, errorEnvelope } from '../common/api-error';
+import { ApiError, errorEnvelope } from './api-error';
+import { applicationErrorToApi } from './application-errors';
 import { DrainBounds, drainRequestBody } from './drain-request-body';
 import { trackUnroutedRequest } from './request-log';
 
@@ -39,11 +40,12 @@ function answerRouterError(authenticator: Authenticator, drain: DrainBounds, err
   void (async () => {
     let answer: ApiError;
     try {
-      await authenticate(authenticator, request, reply);
+      await authenticate(authenticator, request);
       answer = fromRouterError(error);
     } catch (refusal) {
-      answer = refusal instanceof ApiError ? refusal : new ApiError('VALIDATION_ERROR', 'the request could not be routed');
+      answer = applicationErrorToApi(refusal) ?? new ApiError('VALIDATION_ERROR', 'the request could not be routed');
     }
+    reply.headers(answer.headers);
     if (!(await drainRequestBody(request.raw, drain))) reply.header('connection', 'close');
     await reply.status(answer.status).type('application/json; charset=utf-8').send(errorEnvelope(answer));
   })().catch((failure) => {

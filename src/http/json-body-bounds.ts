@@ -1,4 +1,4 @@
-import { ApiError, validationError } from '../common/api-error';
+import { ApiError, validationError } from './api-error';
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;

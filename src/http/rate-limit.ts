@@ -2,7 +2,7 @@ import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { isPublic } from '../auth/authentication.hook';
-import { ApiError } from '../common/api-error';
+import { ApiError } from './api-error';
 import { DEFAULT_TENANT } from './tenant.decorator';
 
 const tenantOf = (request: FastifyRequest): string => request.tenantId ?? DEFAULT_TENANT;

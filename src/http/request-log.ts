@@ -3,12 +3,10 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger as Pino } from 'pino';
 import { redactedUrl } from '../observability/redacted-url';
 import { bindExecutionId, enterRequestContext, openRequestContext } from '../observability/request-context';
+import { routeTemplate } from './route-template';
 
 /** An execution id as the runtime makes them (and not 16 KiB of whatever a caller put in a path). */
 const PLAUSIBLE_ID = /^[\x21-\x7e]{1,64}$/;
-
-/** `/v1/executions/:id(^[^:/]+)::cancel` as a span's route: `/v1/executions/:id:cancel`. */
-const routeName = (url: string) => url.replace(/\([^)]*\)/g, '').replace(/::/g, ':');
 
 function executionIdInRoute(request: FastifyRequest): string | null {
   const id = (request.params as { id?: unknown } | undefined)?.id;
@@ -35,8 +33,8 @@ function track(request: FastifyRequest, reply: FastifyReply, done: () => void): 
   if (route) {
     const span = trace.getActiveSpan();
     if (span?.isRecording()) {
-      span.updateName(`${request.method} ${routeName(route)}`);
-      span.setAttribute('http.route', routeName(route));
+      span.updateName(`${request.method} ${routeTemplate(route)}`);
+      span.setAttribute('http.route', routeTemplate(route));
     }
   }
   const context = openRequestContext(request.raw, request.log as Pino);

@@ -1,6 +1,6 @@
 import type { FastifyReply } from 'fastify';
 import { once } from 'node:events';
-import { ApiError } from '../common/api-error';
+import { ApiError } from './api-error';
 import { SseConnections } from './sse-connections';
 
 export interface SseResponse {
@@ -11,6 +11,8 @@ export interface SseResponse {
   /** Ends the response (the final chunk) and stops the keep-alives. */
   end(): void;
 }
+
+export const SSE_CONTENT_TYPE = 'text/event-stream; charset=utf-8';
 
 /** Seconds a client over its cap of open streams is told to wait (streams end as runs end). */
 export const SSE_CAP_RETRY_AFTER_SECONDS = 5;
@@ -31,6 +33,8 @@ export function startSse(reply: FastifyReply, connections: SseConnections, keepA
       `too many open event streams: at most ${connections.maxPerTenant} per tenant (SSE_MAX_STREAMS_PER_TENANT); close one or retry later`,
     );
   }
+  // Also on the reply itself, which raw writes bypass: the onResponse hooks (the metrics) tell a stream from a request by it.
+  reply.header('content-type', SSE_CONTENT_TYPE);
   reply.hijack();
   const raw = reply.raw;
   // HEAD gets the stream's headers and nothing more (null: nothing to stream). Node drops every
@@ -38,7 +42,7 @@ export function startSse(reply: FastifyReply, connections: SseConnections, keepA
   const headOnly = reply.request.method === 'HEAD';
   raw.writeHead(200, {
     ...(reply.getHeaders() as Record<string, string>),
-    'content-type': 'text/event-stream; charset=utf-8',
+    'content-type': SSE_CONTENT_TYPE,
     'cache-control': 'no-cache',
     ...(headOnly ? {} : { connection: 'keep-alive' }),
     'x-accel-buffering': 'no',

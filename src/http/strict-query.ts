@@ -1,7 +1,7 @@
 import { CanActivate, ExecutionContext, Injectable, SetMetadata } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { FastifyRequest } from 'fastify';
-import { validationError } from '../common/api-error';
+import { validationError } from './api-error';
 
 const ALLOWED_QUERY = 'runledger:allowedQuery';
 

@@ -5,6 +5,7 @@ import { EVENT_STORE, EventStore } from '../event-store/event-store';
 import { EventStoreGateway } from '../event-store/event-store-gateway';
 import { SqliteEventStore } from '../event-store/sqlite/sqlite-event-store';
 import { SseConnections } from '../http/sse-connections';
+import { routeTemplate } from '../http/route-template';
 import { projectionStatus } from '../read-models/projection-status';
 import { Projector } from '../read-models/projector';
 import { AppendMetrics } from './append-metrics';
@@ -42,8 +43,12 @@ export class MetricsModule implements OnModuleInit {
     const fastify = this.http.httpAdapter.getInstance<FastifyInstance>();
     fastify.addHook('onResponse', (request, reply, done) => {
       // The route's pattern, not the URL: ids would make every request its own series.
-      const route = request.routeOptions.url ?? 'unmatched';
-      metrics.httpDuration.observe({ method: request.method, route, status: String(reply.statusCode) }, reply.elapsedTime / 1000);
+      const pattern = request.routeOptions.url;
+      const route = pattern === undefined ? 'unmatched' : routeTemplate(pattern);
+      const seconds = reply.elapsedTime / 1000;
+      // A stream lasts as long as its run or its client: among request latencies it would drown them.
+      if (String(reply.getHeader('content-type') ?? '').startsWith('text/event-stream')) metrics.sseStreamDuration.observe({ route }, seconds);
+      else metrics.httpDuration.observe({ method: request.method, route, status: String(reply.statusCode) }, seconds);
       done();
     });
   }

@@ -23,6 +23,14 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  readonly sseStreamDuration = new Histogram({
+    name: 'runledger_sse_stream_duration_seconds',
+    help: 'How long SSE streams stayed open, by route (they are not in the request duration)',
+    labelNames: ['route'] as const,
+    buckets: [1, 5, 15, 60, 300, 900, 3600, 14400],
+    registers: [this.registry],
+  });
+
   readonly eventsAppended = new Counter({
     name: 'runledger_events_appended_total',
     help: 'Events appended to the event store',

@@ -1,4 +1,5 @@
 import { Attributes, Span, SpanOptions, SpanStatusCode, context, isSpanContextValid, trace } from '@opentelemetry/api';
+import { isRefusal } from '../common/errors/app-error';
 
 /**
  * The application's spans go through @opentelemetry/api alone: without a registered SDK (no
@@ -6,14 +7,37 @@ import { Attributes, Span, SpanOptions, SpanStatusCode, context, isSpanContextVa
  */
 export const tracer = trace.getTracer('runledger');
 
-/** Runs `fn` in a child span of the active one; a rejection marks the span failed. */
-export function inSpan<T>(name: string, attributes: Attributes, fn: (span: Span) => Promise<T>, options: SpanOptions = {}): Promise<T> {
-  return tracer.startActiveSpan(name, { ...options, attributes }, async (span) => {
+/** What a span says of an outcome its caller expects: a short label, or null for a real failure. */
+export type ExpectedOutcome = (error: unknown) => string | null;
+
+/** By default a refusal of the request (docs/design.md#errors) is expected: its code is the label. */
+const refusalCode: ExpectedOutcome = (error) => (isRefusal(error) ? error.code : null);
+
+export interface InSpanOptions extends SpanOptions {
+  expected?: ExpectedOutcome;
+}
+
+/**
+ * Runs `fn` in a child span of the active one. A rejection the caller expects (a 4xx refusal, a
+ * revision conflict the command re-decides) is recorded as the `runledger.outcome` attribute and
+ * an event, the status left unset: span-based error alerts must not fire on healthy traffic. Any
+ * other rejection marks the span failed.
+ */
+export function inSpan<T>(name: string, attributes: Attributes, fn: (span: Span) => Promise<T>, options: InSpanOptions = {}): Promise<T> {
+  const { expected = refusalCode, ...spanOptions } = options;
+  return tracer.startActiveSpan(name, { ...spanOptions, attributes }, async (span) => {
     try {
       return await fn(span);
     } catch (error) {
-      span.recordException(error instanceof Error ? error : String(error));
-      span.setStatus({ code: SpanStatusCode.ERROR, message: error instanceof Error ? error.message : String(error) });
+      const message = error instanceof Error ? error.message : String(error);
+      const outcome = expected(error);
+      if (outcome !== null) {
+        span.setAttribute('runledger.outcome', outcome);
+        span.addEvent('expected outcome', { 'runledger.outcome': outcome, message });
+      } else {
+        span.recordException(error instanceof Error ? error : String(error));
+        span.setStatus({ code: SpanStatusCode.ERROR, message });
+      }
       throw error;
     } finally {
       span.end();
@@ -37,6 +61,15 @@ export function TracedCommand(): MethodDecorator {
       return inSpan(`command ${name}`, attributes, () => execute.call(this, command));
     };
   };
+}
+
+/**
+ * The trace active now, for work that belongs to it whoever triggers it later: a run's provider
+ * cleanup is started by a cancel request, yet is the execution's work (docs/operations.md#traces).
+ */
+export function currentTrace(): <T>(fn: () => T) => T {
+  const captured = context.active();
+  return (fn) => context.with(captured, fn);
 }
 
 /**

@@ -1,9 +1,9 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { ERROR_STATUS } from '../common/api-error';
+import { ERROR_CODES } from '../common/errors/app-error';
 import { JSON_OBJECT } from './schema-types';
 
 export class ApiErrorBody {
-  @ApiProperty({ enum: [...Object.keys(ERROR_STATUS), 'INTERNAL_ERROR'], example: 'VALIDATION_ERROR' })
+  @ApiProperty({ enum: [...ERROR_CODES, 'INTERNAL_ERROR'], example: 'VALIDATION_ERROR' })
   code!: string;
 
   @ApiProperty({ example: 'reason must be from 1 to 500 characters', description: 'For people; never a stack trace' })

@@ -1,5 +1,5 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
-import { ApiError } from '../common/api-error';
+import { ProviderNotFoundError } from '../common/errors/request-errors';
 import { CONFIG, Config } from '../config/config';
 import { createProvider } from './create-provider';
 import { Provider, ProviderManifest } from './provider';
@@ -28,7 +28,7 @@ export class ProviderRegistry {
 
   get(id: string): Provider {
     const provider = this.providers.get(id);
-    if (!provider) throw new ApiError('PROVIDER_NOT_FOUND', `provider ${id} not found`);
+    if (!provider) throw new ProviderNotFoundError(id);
     return provider;
   }
 }

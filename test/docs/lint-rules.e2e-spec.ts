@@ -27,6 +27,8 @@ const PROBES: Record<string, string> = {
     "import { conversationsProjection } from '../read-models/conversations/conversations.projection';\nexport const probe = conversationsProjection;\n",
   // A command handler reaching into the runner instead of appending to the log.
   'src/executions/commands/__lint_probe__.ts': "import { ExecutionRunner } from '../runner/execution-runner';\nexport const probe = ExecutionRunner;\n",
+  // An HTTP status outside the HTTP edge.
+  'src/providers/__lint_probe__.ts': "import { ApiError } from '../http/api-error';\nexport const probe = ApiError;\n",
   // A cycle between two top-level folders.
   'src/feed/__lint_probe__.ts': "import { back } from '../health/__lint_probe__';\nexport const there = () => back;\n",
   'src/health/__lint_probe__.ts': "import { there } from '../feed/__lint_probe__';\nexport const back = () => there;\n",
@@ -63,6 +65,7 @@ describe('layering rules (.dependency-cruiser.js)', () => {
           expect.stringMatching(/^read-model-slices-apart: src\/read-models\/actions\/__lint_probe__\.ts → src\/read-models\/executions\//),
           expect.stringMatching(/^features-use-read-models-through-their-queries: src\/conversations\/__lint_probe__\.ts → src\/read-models\/conversations\//),
           expect.stringMatching(/^commands-reach-the-runner-through-the-log: src\/executions\/commands\/__lint_probe__\.ts → src\/executions\/runner\//),
+          expect.stringMatching(/^http-statuses-only-at-the-http-edge: src\/providers\/__lint_probe__\.ts → src\/http\/api-error\.ts$/),
           expect.stringMatching(/^no-cycles-between-top-level-folders: src\/(feed|health)\/__lint_probe__\.ts →/),
         ]),
       );

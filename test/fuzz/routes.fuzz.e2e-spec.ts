@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { Agent } from 'node:http';
-import { ERROR_STATUS } from '../../src/common/api-error';
+import { ERROR_STATUS } from '../../src/http/api-error';
 import { EVENT_STORE, EventStore } from '../../src/event-store/event-store';
 import { ServedRoute, servedRoutes } from '../docs/served-routes';
 import { api, AppContext, useApp } from '../support/app-harness';

@@ -16,6 +16,7 @@ if (!built) process.stderr.write(`traces suite skipped: ${MAIN} is missing; run 
 
 const PRELOAD = join(__dirname, 'support', 'report-loaded-modules.js');
 const SERVER_KIND = 2;
+const ERROR_STATUS = 2;
 
 /** The compiled server, reporting at exit which @opentelemetry modules it loaded. */
 function launchReporting(env: Record<string, string>) {
@@ -111,6 +112,54 @@ describeBuilt('traces (compiled server)', () => {
     expect(packagesOf(loaded())).toEqual(expect.arrayContaining(['api', 'instrumentation-http', 'sdk-node']));
     // The SDK's own messages, were there any, would be JSON lines like the rest.
     expect(logLines(server.stdout()).at(-1)).toMatchObject({ msg: 'shut down' });
+  });
+
+  it('a 404 or 409 answer and a revision conflict are no ERROR spans; provider.cleanup is in the execution trace', async () => {
+    const server = await launch({
+      SQLITE_PATH: tempSqlitePath(),
+      OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint,
+      OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+      OTEL_BSP_SCHEDULE_DELAY: '100',
+    });
+    const start = (body: Record<string, unknown>) => api(server.baseUrl, 'POST', '/v1/executions', { provider: 'scripted', input: { text: 'x' }, ...body });
+    expect((await start({ conversationId: 'no-such-conversation' })).status).toBe(404);
+    const conversationId = await createConversation(server.baseUrl);
+    // The same key twice: the second claim's append conflicts, which is how it learns of the first.
+    const first = await start({ conversationId, idempotencyKey: 'traced-key' });
+    expect(first.status).toBe(201);
+    expect((await start({ conversationId, idempotencyKey: 'traced-key' })).status).toBe(200);
+    expect((await waitForExecution(server.baseUrl, first.body.id)).status).toBe('completed');
+    expect((await api(server.baseUrl, 'POST', `/v1/executions/${first.body.id}:cancel`, {})).status).toBe(409);
+    // A cancel of a waiting run: its cleanup is the execution's work, not the request's.
+    const waiting = await start({ conversationId, config: { script: [{ type: 'delay', ms: 60000 }] } });
+    expect((await api(server.baseUrl, 'POST', `/v1/executions/${waiting.body.id}:cancel`, {})).status).toBe(200);
+
+    const ofWaiting = (s: ReceivedSpan) => s.attributes['runledger.execution_id'] === waiting.body.id;
+    const spans = await receiver.waitFor(
+      (all) =>
+        all.some((s) => s.name === 'command StartExecution' && s.attributes['runledger.outcome'] === 'NOT_FOUND') &&
+        all.some((s) => s.name === 'command CancelExecution' && s.attributes['runledger.outcome'] === 'INVALID_STATE') &&
+        all.some((s) => s.name === 'eventstore.append' && s.attributes['runledger.outcome'] === 'REVISION_CONFLICT') &&
+        all.some((s) => s.name === 'POST /v1/executions/{id}:cancel' && s.attributes['http.response.status_code'] === 409) &&
+        all.some((s) => s.name === 'POST /v1/executions/{id}:cancel' && s.attributes['http.response.status_code'] === 200) &&
+        all.some((s) => s.name === 'provider.cleanup' && ofWaiting(s)) &&
+        all.some((s) => s.name === 'provider.run' && ofWaiting(s)) &&
+        all.some((s) => s.name === 'execution run' && ofWaiting(s)),
+    );
+    const refused = spans.filter((s) => s.attributes['runledger.outcome'] !== undefined);
+    expect(refused.map((s) => s.events)).toEqual(refused.map(() => ['expected outcome']));
+    expect(spans.filter((s) => s.status === ERROR_STATUS).map((s) => s.name)).toEqual([]);
+    // The cancel stopped the provider: what that made it throw is the cancel's doing, not a fault.
+    expect(spans.find((s) => s.name === 'provider.run' && ofWaiting(s))!.attributes['runledger.outcome']).toBe('STOPPED');
+
+    const run = spans.find((s) => s.name === 'execution run' && ofWaiting(s))!;
+    const cleanup = spans.find((s) => s.name === 'provider.cleanup' && ofWaiting(s))!;
+    const cancel = spans.find((s) => s.name === 'POST /v1/executions/{id}:cancel' && s.attributes['http.response.status_code'] === 200)!;
+    expect(cleanup).toMatchObject({ traceId: run.traceId, parentSpanId: run.spanId });
+    expect(cleanup.traceId).not.toBe(cancel.traceId);
+    expect(cancel.attributes['http.route']).toBe('/v1/executions/{id}:cancel');
+    server.child.kill('SIGTERM');
+    expect(await exitWithin(server, 10000)).toEqual({ code: 0, signal: null });
   });
 
   it("a key sent in the query string by mistake is redacted from the span's url.query", async () => {

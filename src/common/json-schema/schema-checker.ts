@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { LRUCache } from 'lru-cache';
-import { ApiError } from '../api-error';
+import { RateLimitedError } from '../errors/request-errors';
 import { SCHEMA_LIMITS } from './schema-limits';
 import type { SchemaRequest, SchemaResponse } from './schema-messages';
 
@@ -39,7 +39,7 @@ class SchemaChecker {
     const key = request.op === 'schema' ? (JSON.stringify(request.schema) ?? '') : '';
     if (key && this.tooSlow.has(key)) return Promise.resolve(`${TOO_SLOW}; it did before`);
     if (this.queue.length >= SCHEMA_LIMITS.maxQueuedChecks) {
-      return Promise.reject(new ApiError('RATE_LIMITED', 'too many JSON Schema checks are waiting; retry shortly'));
+      return Promise.reject(new RateLimitedError('too many JSON Schema checks are waiting; retry shortly'));
     }
     return new Promise((resolve, reject) => {
       this.queue.push({ request: { ...request, id: this.nextId++ } as SchemaRequest, key, resolve, reject });

@@ -1,4 +1,4 @@
-import { ApiError } from '../../common/api-error';
+import { AppError } from '../../common/errors/app-error';
 import { ActionState } from '../domain/execution-state';
 import { actionResponse } from './action-response';
 
@@ -19,7 +19,7 @@ const problem = async (kind: ActionState['kind'], body: Record<string, unknown>)
     await actionResponse(action(kind), body);
     return null;
   } catch (error) {
-    return { code: (error as ApiError).code, message: (error as Error).message };
+    return { code: (error as AppError).code, message: (error as Error).message };
   }
 };
 

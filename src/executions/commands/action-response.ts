@@ -1,5 +1,5 @@
 import { getMetadataStorage, validate } from 'class-validator';
-import { validationError } from '../../common/api-error';
+import { ValidationError } from '../../common/errors/request-errors';
 import { valueProblem } from '../../common/json-schema/schema-checker';
 import { ActionState } from '../domain/execution-state';
 import { ApprovalAnswerDto, InputAnswerDto } from '../http/respond-to-action.dto';
@@ -41,14 +41,14 @@ async function bodyProblem(action: ActionState, body: Record<string, unknown>): 
  */
 export async function actionResponse(action: ActionState, body: Record<string, unknown>): Promise<Record<string, unknown>> {
   const problem = await bodyProblem(action, body);
-  if (problem) throw validationError(problem);
+  if (problem) throw new ValidationError(problem);
   if (action.kind === 'approval') {
     const { decision, comment } = body as unknown as ApprovalAnswerDto;
     return comment === undefined || comment === null ? { decision } : { decision, comment };
   }
   if (action.inputSchema) {
     const valueIssue = await valueProblem(action.inputSchema, body.value);
-    if (valueIssue) throw validationError(valueIssue);
+    if (valueIssue) throw new ValidationError(valueIssue);
   }
   return { value: body.value };
 }

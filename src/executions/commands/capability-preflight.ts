@@ -1,4 +1,4 @@
-import { ApiError } from '../../common/api-error';
+import { CapabilityUnsupportedError } from '../../common/errors/request-errors';
 import { ProviderManifest } from '../../providers/provider';
 
 const USABLE = new Set(['native', 'emulated', 'degraded']);
@@ -10,7 +10,7 @@ export const offers = (manifest: ProviderManifest, capability: string): boolean 
 export function preflight(manifest: ProviderManifest, required: string[]): void {
   const offending = required.map((name) => ({ name, level: manifest.capabilities[name] ?? 'absent' })).filter(({ name }) => !offers(manifest, name));
   if (offending.length > 0) {
-    throw new ApiError('CAPABILITY_UNSUPPORTED', `provider ${manifest.id} does not support: ${offending.map((o) => `${o.name} (${o.level})`).join(', ')}`, {
+    throw new CapabilityUnsupportedError(`provider ${manifest.id} does not support: ${offending.map((o) => `${o.name} (${o.level})`).join(', ')}`, {
       capabilities: offending,
     });
   }

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { ApiError } from '../../common/api-error';
+import { IdempotencyConflictError } from '../../common/errors/request-errors';
 import { canonicalJson } from '../../common/canonical-json';
 import { nowIso } from '../../common/clock';
 import { EventStore, WrongExpectedRevisionError } from '../../event-store/event-store';
@@ -65,7 +65,7 @@ export async function claimKey(
   const [claim] = await store.readStream(stream, { limit: 1 });
   const claimed = claim.data as { requestHash: string; executionId: string; request?: ClaimedRequest };
   if (claimed.requestHash !== hash) {
-    throw new ApiError('IDEMPOTENCY_CONFLICT', 'idempotencyKey was already used with a different request');
+    throw new IdempotencyConflictError('idempotencyKey was already used with a different request');
   }
   return { executionId: claimed.executionId, won: false, request: claimed.request ?? request };
 }

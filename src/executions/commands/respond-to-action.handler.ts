@@ -1,6 +1,6 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { ApiError } from '../../common/api-error';
+import { PayloadTooLargeError } from '../../common/errors/request-errors';
 import { CONFIG, Config } from '../../config/config';
 import { EVENT_STORE, EventStore } from '../../event-store/event-store';
 import { TracedCommand } from '../../observability/tracing';
@@ -29,7 +29,7 @@ export class RespondToActionHandler implements ICommandHandler<RespondToActionCo
     // Only where BODY_LIMIT_BYTES was raised above MAX_EVENT_BYTES can an answer be this large.
     const bytes = Buffer.byteLength(JSON.stringify(response), 'utf8');
     if (bytes > this.config.limits.maxEventBytes) {
-      throw new ApiError('PAYLOAD_TOO_LARGE', `the answer is ${bytes} bytes; one event may hold at most ${this.config.limits.maxEventBytes} (MAX_EVENT_BYTES)`);
+      throw new PayloadTooLargeError(`the answer is ${bytes} bytes; one event may hold at most ${this.config.limits.maxEventBytes} (MAX_EVENT_BYTES)`);
     }
     const after = await decideAndAppend(this.store, loaded, { type: 'respond', actionId, response });
     return after.state.actions.find((a) => a.id === actionId)!;

@@ -3,7 +3,7 @@ import { CONFIG, Config } from '../../config/config';
 import { requestSizeProblem } from './request-size';
 import { Inject } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { ApiError, validationError } from '../../common/api-error';
+import { NotFoundError, ServiceUnavailableError, ValidationError } from '../../common/errors/request-errors';
 import { nowIso } from '../../common/clock';
 import { newId } from '../../common/ids';
 import { loadConversation } from '../../conversations/conversation-stream';
@@ -32,15 +32,15 @@ export class StartExecutionHandler implements ICommandHandler<StartExecutionComm
   @TracedCommand()
   async execute({ tenantId, request }: StartExecutionCommand): Promise<StartExecutionResult> {
     // Nothing is appended for a run this process would no longer drive; a retry reaches another instance.
-    if (this.runner.stopping) throw new ApiError('SERVICE_UNAVAILABLE', 'this instance is shutting down; retry shortly');
+    if (this.runner.stopping) throw new ServiceUnavailableError('this instance is shutting down; retry shortly');
     const sizeProblem = requestSizeProblem(request, this.config.limits);
-    if (sizeProblem) throw validationError(sizeProblem);
+    if (sizeProblem) throw new ValidationError(sizeProblem);
     if (!(await loadConversation(this.store, request.conversationId, tenantId))) {
-      throw new ApiError('NOT_FOUND', `conversation ${request.conversationId} not found`);
+      throw new NotFoundError(`conversation ${request.conversationId} not found`);
     }
     const provider = this.providers.get(request.provider);
     const configProblem = await provider.validateConfig(request.config);
-    if (configProblem) throw validationError(configProblem);
+    if (configProblem) throw new ValidationError(configProblem);
     preflight(provider.manifest, request.requiredCapabilities);
 
     // Held until the session is registered (or the start fails), so racing starts cannot pass the cap.

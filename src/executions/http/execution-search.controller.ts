@@ -1,6 +1,6 @@
 import { Controller, Get, Query } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
-import { validationError } from '../../common/api-error';
+import { validationError } from '../../http/api-error';
 import { AllowQuery, integerParam } from '../../http/strict-query';
 import { Tenant } from '../../http/tenant.decorator';
 import { SearchExecutionsDocs } from './execution-search.docs';

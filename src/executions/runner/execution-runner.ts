@@ -1,5 +1,5 @@
 import { BeforeApplicationShutdown, Inject, Injectable, Logger } from '@nestjs/common';
-import { ApiError } from '../../common/api-error';
+import { RateLimitedError } from '../../common/errors/request-errors';
 import { CONFIG, Config } from '../../config/config';
 import { withExecutionLogContext } from '../../observability/request-context';
 import { startExecutionTrace } from '../../observability/tracing';
@@ -35,7 +35,7 @@ export class ExecutionRunner implements BeforeApplicationShutdown {
   reserve(tenantId: string): () => void {
     const limit = this.config.limits.maxRunningPerTenant;
     if ((this.running.get(tenantId) ?? 0) >= limit) {
-      throw new ApiError('RATE_LIMITED', `at most ${limit} executions may run at once for a tenant (MAX_RUNNING_PER_TENANT); retry when one has ended`);
+      throw new RateLimitedError(`at most ${limit} executions may run at once for a tenant (MAX_RUNNING_PER_TENANT); retry when one has ended`);
     }
     this.count(tenantId, +1);
     let released = false;

@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
 import { EventStore, StoreUnavailableError } from '../../event-store/event-store';
-import { inSpan } from '../../observability/tracing';
+import { currentTrace, inSpan } from '../../observability/tracing';
 import { HistoryEntry, Provider, ProviderFailure, ProviderOutcome } from '../../providers/provider';
 import { hasEnded } from '../commands/end-execution';
 import { withStoreRetry } from '../commands/store-retry';
@@ -59,6 +59,8 @@ export class ExecutionSession {
   /** The endings under way, one per kind: a second cancel joins the first, a later cause finds the run ended. */
   private readonly endings = new Map<EndCause['kind'], Promise<void>>();
   private cleanup: Promise<string | null> | null = null;
+  /** The execution's own trace (the session is made inside it), where its cleanup belongs whoever cancels. */
+  private readonly inOwnTrace = currentTrace();
   private stopped = false;
   private halted = false;
   /** Events this run's stream holds or will hold once what was written is appended. */
@@ -190,8 +192,8 @@ export class ExecutionSession {
 
   /** The provider's cleanup, run at most once whoever ends the run; resolves with its error message. */
   private cleanupOnce(): Promise<string | null> {
-    this.cleanup ??= inSpan('provider.cleanup', this.spanAttributes(), () =>
-      this.provider.cleanup({ executionId: this.id, config: this.writer.loaded.state.config }),
+    this.cleanup ??= this.inOwnTrace(() =>
+      inSpan('provider.cleanup', this.spanAttributes(), () => this.provider.cleanup({ executionId: this.id, config: this.writer.loaded.state.config })),
     ).then(
       () => null,
       (error) => (error as Error)?.message || String(error),
@@ -267,26 +269,35 @@ export class ExecutionSession {
     return () => (read ??= withStoreRetry(this.options.history, { retryMs: this.options.storeRetryMs, signal: this.abort.signal }));
   }
 
-  /** The provider call, in a span whose children are the appends of its output. */
+  /**
+   * The provider call, in a span whose children are the appends of its output. What it throws once
+   * the session stopped it (a cancel, a limit, an outage, whose own spans tell) is no failure of its.
+   */
   private runProvider(history: () => Promise<HistoryEntry[]>): Promise<ProviderOutcome> {
-    return inSpan('provider.run', this.spanAttributes(), async (span) => {
-      const run = providerRun(this.writer.loaded.state, this.provider, history, this.abort.signal, {
-        stream: (command) => this.stream(command),
-        output: (command) => this.output(command),
-        answer: (actionId) => this.answer(actionId),
-        fail: async (error) => {
-          await this.end({ kind: 'failed', error });
-          this.stop('execution failed');
-          throw new ExecutionStoppedError('execution failed');
-        },
-      });
-      const outcome = await this.provider.run(run);
-      if (outcome.usage) {
-        span.setAttribute('gen_ai.usage.input_tokens', outcome.usage.inputTokens);
-        span.setAttribute('gen_ai.usage.output_tokens', outcome.usage.outputTokens);
-      }
-      return outcome;
-    });
+    const expected = () => (this.stopped ? 'STOPPED' : null);
+    return inSpan(
+      'provider.run',
+      this.spanAttributes(),
+      async (span) => {
+        const run = providerRun(this.writer.loaded.state, this.provider, history, this.abort.signal, {
+          stream: (command) => this.stream(command),
+          output: (command) => this.output(command),
+          answer: (actionId) => this.answer(actionId),
+          fail: async (error) => {
+            await this.end({ kind: 'failed', error });
+            this.stop('execution failed');
+            throw new ExecutionStoppedError('execution failed');
+          },
+        });
+        const outcome = await this.provider.run(run);
+        if (outcome.usage) {
+          span.setAttribute('gen_ai.usage.input_tokens', outcome.usage.inputTokens);
+          span.setAttribute('gen_ai.usage.output_tokens', outcome.usage.outputTokens);
+        }
+        return outcome;
+      },
+      { expected },
+    );
   }
 
   private answer(actionId: string): Promise<Record<string, unknown>> {

@@ -1,6 +1,6 @@
 import { Inject } from '@nestjs/common';
 import { IQueryHandler, QueryBus, QueryHandler } from '@nestjs/cqrs';
-import { ApiError } from '../../common/api-error';
+import { NotFoundError } from '../../common/errors/request-errors';
 import { loadConversation } from '../../conversations/conversation-stream';
 import { EVENT_STORE, EventStore } from '../../event-store/event-store';
 import { ExecutionsOfConversationQuery } from '../executions/executions-of-conversation.query';
@@ -21,7 +21,7 @@ export class GetConversationHandler implements IQueryHandler<GetConversationQuer
     await this.consistency.caughtUp();
     // A conversation another process created may not be projected yet: its stream is the truth.
     const row = this.conversations.byId(conversationId) ?? (await this.fromStream(conversationId, tenantId));
-    if (!row || row.tenantId !== tenantId) throw new ApiError('NOT_FOUND', `conversation ${conversationId} not found`);
+    if (!row || row.tenantId !== tenantId) throw new NotFoundError(`conversation ${conversationId} not found`);
     const { id, title, metadata, createdAt } = row;
     // Its executions are the executions read model's rows, not this one's.
     return { id, title, metadata, createdAt, executions: await this.queries.execute(new ExecutionsOfConversationQuery(conversationId)) };

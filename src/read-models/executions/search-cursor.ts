@@ -1,4 +1,4 @@
-import { validationError } from '../../common/api-error';
+import { ValidationError } from '../../common/errors/request-errors';
 
 /** Opaque to clients: the position the next page starts below, versioned so it can change. */
 export const encodeCursor = (position: number): string => Buffer.from(JSON.stringify({ v: 1, before: position })).toString('base64url');
@@ -10,5 +10,5 @@ export function decodeCursor(cursor: string): number {
   } catch {
     // Falls through to the same answer as a well-formed but meaningless cursor.
   }
-  throw validationError('cursor is not a cursor this server issued');
+  throw new ValidationError('cursor is not a cursor this server issued');
 }

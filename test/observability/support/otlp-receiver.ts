@@ -12,6 +12,9 @@ export interface ReceivedSpan {
   links: { traceId: string; spanId: string }[];
   resource: Record<string, unknown>;
   scope: string;
+  /** 0 unset, 1 OK, 2 ERROR. */
+  status: number;
+  events: string[];
 }
 
 type OtlpValue = { stringValue?: string; intValue?: string | number; boolValue?: boolean; doubleValue?: number };
@@ -89,6 +92,8 @@ export class OtlpReceiver {
             links: (span.links ?? []).map((link: any) => ({ traceId: link.traceId, spanId: link.spanId })),
             resource,
             scope: scopeSpans.scope?.name,
+            status: span.status?.code ?? 0,
+            events: (span.events ?? []).map((event: any) => event.name),
           });
         }
       }

@@ -1,4 +1,6 @@
-/** Every error docs/api.md#errors names, with its HTTP status. */
+import { ErrorCode } from '../common/errors/app-error';
+
+/** Every error docs/api.md#errors names, with its HTTP status: the one place codes meet statuses. */
 export const ERROR_STATUS = {
   VALIDATION_ERROR: 400,
   UNAUTHENTICATED: 401,
@@ -14,13 +16,12 @@ export const ERROR_STATUS = {
   PROVIDER_ERROR: 502,
   SERVICE_UNAVAILABLE: 503,
   INTERNAL_ERROR: 500,
-} as const;
-
-export type ErrorCode = keyof typeof ERROR_STATUS;
+} as const satisfies Record<ErrorCode, number>;
 
 /**
- * A failure the client should see as the binding's error envelope. Domain code throws these
- * (they carry no HTTP types beyond the code's status); the global filter renders them.
+ * An answer in the binding's error envelope, with its status and the headers that go with it.
+ * Only the HTTP edge makes these (the rest of the code throws src/common/errors/ errors, which
+ * application-errors.ts turns into these); the global filter renders them.
  */
 export class ApiError extends Error {
   constructor(
@@ -29,6 +30,7 @@ export class ApiError extends Error {
     readonly details?: Record<string, unknown>,
     /** Overrides the code's usual status (415 is a VALIDATION_ERROR with its own status). */
     readonly status: number = ERROR_STATUS[code],
+    readonly headers: Record<string, string> = {},
   ) {
     super(message);
     this.name = 'ApiError';

@@ -1,0 +1,44 @@
+/**
+ * The error codes of docs/api.md#errors: the one vocabulary every layer speaks. Which HTTP status
+ * a code answers with is the HTTP layer's business alone (src/http/api-error.ts).
+ */
+export const ERROR_CODES = [
+  'VALIDATION_ERROR',
+  'UNAUTHENTICATED',
+  'NOT_FOUND',
+  'PROVIDER_NOT_FOUND',
+  'ACTION_NOT_FOUND',
+  'IDEMPOTENCY_CONFLICT',
+  'INVALID_STATE',
+  'ACTION_ALREADY_RESOLVED',
+  'PAYLOAD_TOO_LARGE',
+  'CAPABILITY_UNSUPPORTED',
+  'RATE_LIMITED',
+  'PROVIDER_ERROR',
+  'SERVICE_UNAVAILABLE',
+  'INTERNAL_ERROR',
+] as const;
+
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
+/** Codes that say the server (or what it depends on) failed, not that the request was refused. */
+const FAULTS: ReadonlySet<ErrorCode> = new Set<ErrorCode>(['PROVIDER_ERROR', 'SERVICE_UNAVAILABLE', 'INTERNAL_ERROR']);
+
+/** A failure the client is told about, by code and message (and `details`, machine-readable specifics). */
+export abstract class AppError extends Error {
+  abstract readonly code: ErrorCode;
+
+  constructor(
+    message: string,
+    readonly details?: Record<string, unknown>,
+  ) {
+    super(message);
+    this.name = new.target.name;
+  }
+}
+
+/**
+ * A refusal of the request (bad input, unknown id, a state that forbids it, a limit): the service is
+ * healthy, so a trace or an alert must not count it as a failure (docs/operations.md#traces).
+ */
+export const isRefusal = (error: unknown): error is AppError => error instanceof AppError && !FAULTS.has(error.code);

@@ -46,11 +46,16 @@ describe('conflicts at the event store: expected revisions, re-read and re-decid
       (error: unknown) => error,
     );
   /** Records which event types were appended to a stream against which expected revision. */
-  const watchAppends = (id: string) => {
+  const watchAppends = (id: string, hold?: { before: string; run: () => Promise<unknown> }) => {
     const seen: { types: string[]; expected: unknown }[] = [];
     const original = store.append.bind(store);
-    const spy = jest.spyOn(store, 'append').mockImplementation((streamId, events, expected) => {
+    let held = false;
+    const spy = jest.spyOn(store, 'append').mockImplementation(async (streamId, events, expected) => {
       if (streamId === executionStream(id)) seen.push({ types: events.map((e) => e.type), expected });
+      if (hold && !held && streamId === executionStream(id) && events.some((e) => e.type === hold.before)) {
+        held = true;
+        await hold.run();
+      }
       return original(streamId, events, expected);
     });
     return { seen, restore: () => spy.mockRestore() };
@@ -150,10 +155,10 @@ describe('conflicts at the event store: expected revisions, re-read and re-decid
   it('a cancel racing a foreign terminal append: the cancel loses, re-reads, and answers as for an ended run', async () => {
     const { id } = await waitingExecution();
     const head = await headOf(id);
-    const appends = watchAppends(id);
-    const handled = errorOf(commands.execute(new CancelExecutionCommand('default', id, 'stop')));
-    await appendForeign(id, [{ type: 'run.failed', data: { error: { code: 'PROVIDER_ERROR', message: 'elsewhere' } } }], head);
-    const error = await handled;
+    // The foreign end lands just before the runner's run.cancelled, whichever way the cancel reaches the runner.
+    const foreign = () => appendForeign(id, [{ type: 'run.failed', data: { error: { code: 'PROVIDER_ERROR', message: 'elsewhere' } } }], head);
+    const appends = watchAppends(id, { before: 'run.cancelled', run: foreign });
+    const error = await errorOf(commands.execute(new CancelExecutionCommand('default', id, 'stop')));
     appends.restore();
     // The cancel was decided on the live state and appended against it; it lost and re-read.
     expect(appends.seen).toEqual(

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { RestartSweepReadiness } from '../health/restart-sweep.readiness';
+import { RestartSweepReadiness } from './runner/restart-sweep.readiness';
 import { SseModule } from '../http/sse.module';
 import { ProvidersModule } from '../providers/providers.module';
 import { CancelExecutionHandler } from './commands/cancel-execution.handler';

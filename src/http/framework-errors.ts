@@ -120,12 +120,18 @@ export function installExpectationPassThrough(server: Server): void {
 /**
  * While it closes, Fastify answers requests that still arrive on open keep-alive connections with
  * a 503 body of its own (`return503OnClosing`). With that option off, this hook gives the same
- * answer in the envelope, with Retry-After, before anything else runs — auth included.
+ * answer in the envelope, with Retry-After, before anything else runs — auth included; and every
+ * answer sent while closing closes its connection.
  */
 export function installClosingAnswer(fastify: FastifyInstance): void {
   let closing = false;
   fastify.addHook('preClose', async () => {
     closing = true;
+  });
+  // A request already in flight when the server closes is answered after Node closed the idle
+  // connections once: left keep-alive, its connection would hold the close for keepAliveTimeout.
+  fastify.addHook('onSend', async (_request, reply) => {
+    if (closing) reply.header('connection', 'close');
   });
   fastify.addHook('onRequest', async (_request, reply) => {
     if (!closing) return;

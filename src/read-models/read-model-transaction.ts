@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import { asStoreUnavailable } from '../common/sqlite-errors';
+import { asStoreUnavailable } from '../event-store/sqlite-errors';
 import { StoredEvent } from '../event-store/event-store';
 import { ProcessorBatch } from '../event-store/processor';
 import { Projection } from './projection';

@@ -134,6 +134,32 @@ describeBuilt('graceful shutdown with open event streams (compiled server)', () 
     expect(await exitWithin(second, 10000)).toEqual({ code: 0, signal: null });
   });
 
+  it('a keep-alive request still in flight when the HTTP server closes does not hold the process: its answer closes the connection', async () => {
+    const server = await launch({ SQLITE_PATH: tempSqlitePath() });
+    const { port } = new URL(server.baseUrl);
+    // A POST whose body is still arriving when SIGTERM comes: its answer goes out after the server
+    // stopped listening, on a connection the client would keep alive (Fastify keeps idle ones 72 s).
+    const body = JSON.stringify({ title: 'in flight at shutdown' });
+    const socket = connect(Number(port), '127.0.0.1');
+    await new Promise((resolve) => socket.once('connect', resolve));
+    let answer = '';
+    socket.setEncoding('utf8').on('data', (chunk: string) => (answer += chunk));
+    const closed = new Promise((resolve) => socket.once('close', resolve));
+    socket.write(
+      `POST /v1/conversations HTTP/1.1\r\nhost: x\r\nconnection: keep-alive\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\n\r\n`,
+    );
+    socket.write(body.slice(0, 5));
+    await new Promise((r) => setTimeout(r, 200));
+    server.child.kill('SIGTERM');
+    await until(() => server.output().includes('halted') || server.output().includes('SIGTERM received'), 'the shutdown to begin');
+    await new Promise((r) => setTimeout(r, 300));
+    socket.write(body.slice(5));
+    expect(await exitWithin(server, 10000)).toEqual({ code: 0, signal: null });
+    await closed;
+    expect(answer).toMatch(/^HTTP\/1\.1 201 /);
+    expect(answer.toLowerCase()).toContain('connection: close');
+  });
+
   it('SIGTERM to `npm start` reaches node (the script execs it) and the server exits 0', async () => {
     const npm = spawnSync('npm', ['--version'], { encoding: 'utf8' });
     expect(npm.status).toBe(0);

@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 import { newId } from '../../common/ids';
 import { AppendResult, ExpectedRevision, NewEvent, WrongExpectedRevisionError } from '../event-store';
-import { asStoreUnavailable } from '../../common/sqlite-errors';
+import { asStoreUnavailable } from '../sqlite-errors';
 
 interface PendingAppend {
   streamId: string;

@@ -16,7 +16,7 @@ import { ALL_STREAMS, WakeHub } from '../wake-hub';
 import { EventRow, FilteredStatements, toStored } from './event-rows';
 import { GroupCommit } from './group-commit';
 import { migrate } from './schema';
-import { asStoreUnavailable } from '../../common/sqlite-errors';
+import { asStoreUnavailable } from '../sqlite-errors';
 
 export class EventStoreFileLockedError extends Error {
   constructor(readonly path: string) {

@@ -1,4 +1,4 @@
-import { StoreUnavailableError } from '../event-store/event-store';
+import { StoreUnavailableError } from './event-store';
 
 /**
  * SQLite result codes that say "the file cannot take this right now" rather than "this request is

@@ -1,6 +1,6 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
-import { InterruptedExecutions } from '../executions/runner/interrupted-executions';
-import { ReadinessChecks } from './readiness-checks';
+import { InterruptedExecutions } from './interrupted-executions';
+import { ReadinessChecks } from '../../health/readiness-checks';
 
 /**
  * Not ready until the executions an earlier process left in flight are ended: until then a

@@ -93,22 +93,6 @@ export class ExecutionSession {
     return this.end({ kind: 'cancelled', reason });
   }
 
-  /**
-   * A cancel as a caller that answers 503 sees it: resolves when the execution has ended, or
-   * rejects with the store's refusal as soon as the store refuses its events. The operation
-   * itself goes on (the cleanup runs once, run.cancelled waits for the store), and a retry joins it.
-   */
-  async requestCancel(reason: string | null): Promise<void> {
-    const operation = this.cancel(reason);
-    const refusal = this.writer.nextRefusal();
-    try {
-      const refused = await Promise.race([operation.then(() => null), refusal.promise]);
-      if (refused) throw refused;
-    } finally {
-      refusal.cancel();
-    }
-  }
-
   /** Stops taking provider output without ending the execution (the process is going away). */
   halt(): Promise<void> {
     return this.end({ kind: 'halted' });

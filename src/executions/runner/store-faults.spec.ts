@@ -4,7 +4,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { injectAppendFaults, sqliteOutage } from '../../../test/support/store-faults';
-import { StoreUnavailableError, StoredEvent } from '../../event-store/event-store';
+import { StoredEvent } from '../../event-store/event-store';
 import { SqliteEventStore } from '../../event-store/sqlite/sqlite-event-store';
 import { startReadModels } from '../../../test/support/read-models';
 import { Provider, ProviderRun } from '../../providers/provider';
@@ -146,26 +146,18 @@ describe('the runner rides out store faults (real SQLite underneath)', () => {
     expect(events.filter((e) => e.type.startsWith('run.') && e.type !== 'run.queued' && e.type !== 'run.started')).toHaveLength(1);
   });
 
-  it('a cancel during an outage: 503 at once (twice, one operation), cleanup once, run.cancelled once the store is back', async () => {
+  it('a cancel during an outage: one operation however often it is asked, cleanup once, run.cancelled once the store is back', async () => {
+    // The caller's 503 while the store refuses is the cancel handler's (test/faults/store-outage.e2e-spec.ts).
     const outage = sqliteOutage(store, 'read-only');
     const provider = new CountingProvider(100_000, 20);
     const loaded = await queue();
     const running = session(loaded, provider);
     await waitFor('some deltas', async () => ((await read(loaded)).length > 200 ? true : undefined));
     outage.begin();
-    const started = Date.now();
-    await expect(running.requestCancel('stop')).rejects.toBeInstanceOf(StoreUnavailableError);
-    await expect(running.requestCancel('again')).rejects.toBeInstanceOf(StoreUnavailableError);
-    expect(Date.now() - started).toBeLessThan(5000);
+    const cancels = [running.cancel('stop'), running.cancel('again')];
     await waitFor('the cleanup', () => (provider.cleanups > 0 ? true : undefined));
     outage.end();
-    // As a client honouring Retry-After would: the retried cancel joins the one operation.
-    await waitFor('the cancel', () =>
-      running.requestCancel('after').then(
-        () => true,
-        () => undefined,
-      ),
-    );
+    await Promise.all([...cancels, running.cancel('after')]);
     await running.finished;
 
     const events = await read(loaded);

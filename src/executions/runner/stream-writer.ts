@@ -94,7 +94,7 @@ export class StreamWriter {
   }
 
   /** Settles with the store's refusal: at once while it is refusing, else at its next refusal. */
-  nextRefusal(): { promise: Promise<StoreUnavailableError>; cancel(): void } {
+  private nextRefusal(): { promise: Promise<StoreUnavailableError>; cancel(): void } {
     let listener: (error: StoreUnavailableError) => void = () => undefined;
     const promise = new Promise<StoreUnavailableError>((resolve) => {
       if (this.failing) return resolve(this.failing);

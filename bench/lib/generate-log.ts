@@ -1,7 +1,7 @@
 import { v7 as uuidv7 } from 'uuid';
 import { NewEvent } from '../../src/event-store/event-store';
 import { SqliteEventStore } from '../../src/event-store/sqlite/sqlite-event-store';
-import { EXECUTION_SCHEMA_VERSION } from '../../src/events/upcasters';
+import { EXECUTION_SCHEMA_VERSION } from '../../src/event-store/upcasters';
 
 /** Events per generated execution: queued, started, deltas, done, completed (+ an action pair or an artifact now and then). */
 export const EVENTS_PER_EXECUTION = 100;

@@ -12,7 +12,7 @@ import {
   SubscribeOptions,
   WrongExpectedRevisionError,
 } from './event-store';
-import { upcast } from '../events/upcasters';
+import { upcast } from './upcasters';
 import { ExpectedOutcome, inSpan } from '../observability/tracing';
 
 /** A conflict is how commands learn to re-read and re-decide (docs/design.md#overview), not a failure of the store. */

@@ -4,7 +4,7 @@ import { EventStore, NewEvent, StoredEvent } from '../event-store/event-store';
 import { ExecutionEvent, RecordedExecutionEvent } from './domain/execution-events';
 import { ExecutionState, evolve } from './domain/execution-state';
 
-import { EXECUTION_SCHEMA_VERSION } from '../events/upcasters';
+import { EXECUTION_SCHEMA_VERSION } from '../event-store/upcasters';
 
 export const executionStream = (executionId: string) => `execution-${executionId}`;
 export const executionIdOf = (streamId: string) => streamId.slice('execution-'.length);

@@ -1,6 +1,6 @@
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
-import { PROTOCOL_VERSION, RUNTIME_VERSION } from '../runtime/runtime-info';
+import { PROTOCOL_VERSION, RUNTIME_VERSION } from '../common/runtime-info';
 import { completeDocument } from './complete-document';
 import { ErrorEnvelope } from './error-envelope';
 

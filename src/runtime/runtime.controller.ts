@@ -4,7 +4,7 @@ import { ProviderDocs, ProviderListDocs, RuntimeDocs } from './runtime.docs';
 import { projectionStatus } from '../read-models/projection-status';
 import { Projector } from '../read-models/projector';
 import { ProviderRegistry } from '../providers/provider-registry';
-import { PROTOCOL_VERSION, RUNTIME_NAME, RUNTIME_VERSION } from './runtime-info';
+import { PROTOCOL_VERSION, RUNTIME_NAME, RUNTIME_VERSION } from '../common/runtime-info';
 import { ProviderListResponse, ProviderManifestResponse, RuntimeInfoResponse } from './runtime.response';
 
 /** What this runtime is and which providers it offers (docs/api.md#runtime-and-providers). */

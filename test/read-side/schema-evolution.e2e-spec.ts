@@ -1,7 +1,7 @@
 import { newId } from '../../src/common/ids';
 import { EVENT_STORE, EventStore, NewEvent } from '../../src/event-store/event-store';
 import { SqliteEventStore } from '../../src/event-store/sqlite/sqlite-event-store';
-import { EXECUTION_SCHEMA_VERSION } from '../../src/events/upcasters';
+import { EXECUTION_SCHEMA_VERSION } from '../../src/event-store/upcasters';
 import { api, readSse, RunningApp, startApp, tempSqlitePath, describeOnSqlite } from '../support/app-harness';
 
 /**

@@ -1,4 +1,4 @@
-import { StoredEvent } from '../event-store/event-store';
+import { StoredEvent } from './event-store';
 
 /**
  * Schema evolution (rule 5): every stored event carries `metadata.schemaVersion`, and the

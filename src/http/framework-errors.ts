@@ -120,8 +120,8 @@ export function installExpectationPassThrough(server: Server): void {
 /**
  * While it closes, Fastify answers requests that still arrive on open keep-alive connections with
  * a 503 body of its own (`return503OnClosing`). With that option off, this hook gives the same
- * answer in the envelope, with Retry-After, before anything else runs — auth included; and every
- * answer sent while closing closes its connection.
+ * answer in the envelope, with Retry-After, before anything else runs — auth included; and a
+ * connection whose answer goes out while closing is closed once it is idle.
  */
 export function installClosingAnswer(fastify: FastifyInstance): void {
   let closing = false;
@@ -129,9 +129,10 @@ export function installClosingAnswer(fastify: FastifyInstance): void {
     closing = true;
   });
   // A request already in flight when the server closes is answered after Node closed the idle
-  // connections once: left keep-alive, its connection would hold the close for keepAliveTimeout.
-  fastify.addHook('onSend', async (_request, reply) => {
-    if (closing) reply.header('connection', 'close');
+  // connections once: left open, its connection would hold the close for keepAliveTimeout (72 s).
+  // Once its answer is out it is idle, and goes; a request pipelined behind it still gets its 503.
+  fastify.addHook('onResponse', async () => {
+    if (closing) setImmediate(() => fastify.server.closeIdleConnections());
   });
   fastify.addHook('onRequest', async (_request, reply) => {
     if (!closing) return;

@@ -25,7 +25,10 @@ export function passedDeadline(state: ExecutionState, now: string): ErrorInfo | 
   const candidates: { due: string; error: ErrorInfo }[] = [];
   const deadline = runDeadline(state);
   if (deadline !== null) {
-    candidates.push({ due: deadline, error: { code: 'DEADLINE_EXCEEDED', message: `the execution's timeoutMs of ${state.timeoutMs} ms passed at ${deadline}` } });
+    candidates.push({
+      due: deadline,
+      error: { code: 'DEADLINE_EXCEEDED', message: `the execution's timeoutMs of ${state.timeoutMs} ms passed at ${deadline}` },
+    });
   }
   for (const action of pendingActions(state)) {
     if (action.expiresAt === undefined) continue;

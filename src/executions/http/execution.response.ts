@@ -64,7 +64,7 @@ export class ExecutionResponse {
   @ApiPropertyOptional(TIMEOUT_MS('The run fails `DEADLINE_EXCEEDED` this long after `run.queued`; absent when it has no deadline'))
   timeoutMs?: number;
 
-  @ApiPropertyOptional(TIMEOUT_MS("How long each action may stay unanswered unless it says otherwise; absent when not set"))
+  @ApiPropertyOptional(TIMEOUT_MS('How long each action may stay unanswered unless it says otherwise; absent when not set'))
   actionTimeoutMs?: number;
 
   @ApiProperty(ISO_TIME)

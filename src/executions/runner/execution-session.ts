@@ -95,7 +95,7 @@ export class ExecutionSession {
       this.deadlines.clear();
     });
     const deadline = runDeadline(loaded.state);
-    if (deadline !== null) this.deadlines.at(deadline, (now) => void this.end({ kind: 'deadline', now }));
+    if (deadline !== null) this.deadlines.at(deadline, (now) => this.endOnTimer({ kind: 'deadline', now }));
   }
 
   get id(): string {
@@ -185,6 +185,11 @@ export class ExecutionSession {
         }
         return;
     }
+  }
+
+  /** A timer has no caller to tell: what its ending could not record (the process halting under it) is logged. */
+  private endOnTimer(cause: Extract<EndCause, { kind: 'deadline' | 'expired' }>): void {
+    this.end(cause).catch((error) => this.logger.warn(`execution ${this.id}: its ${cause.kind} end is left for the next start: ${(error as Error).message}`));
   }
 
   /**
@@ -324,7 +329,7 @@ export class ExecutionSession {
   }
 
   private answer(actionId: string, expiresAt: string | null): Promise<Record<string, unknown>> {
-    if (expiresAt !== null) this.deadlines.at(expiresAt, (now) => void this.end({ kind: 'expired', actionId, now }));
+    if (expiresAt !== null) this.deadlines.at(expiresAt, (now) => this.endOnTimer({ kind: 'expired', actionId, now }));
     return new Promise<Record<string, unknown>>((resolve, reject) => {
       this.answers.set(actionId, resolve);
       this.abort.signal.addEventListener('abort', () => reject(this.abort.signal.reason), { once: true });

@@ -246,14 +246,17 @@ describeBuilt('deadlines across a restart (compiled server, then a fresh one)', 
       const conversationId = await createConversation(first.baseUrl);
       const approval = [{ type: 'action', kind: 'approval', prompt: 'wait' }];
       const passing = await startScript(first.baseUrl, conversationId, approval, {});
-      const passingWithDeadline = await startExecution(first.baseUrl, { conversationId, timeoutMs: 1_000, config: { script: approval } });
+      const passingWithDeadline = await startExecution(first.baseUrl, { conversationId, timeoutMs: 1_500, config: { script: approval } });
       const far = await startExecution(first.baseUrl, { conversationId, timeoutMs: 600_000, config: { script: approval } });
-      const expiring = await startExecution(first.baseUrl, { conversationId, actionTimeoutMs: 1_000, config: { script: approval } });
+      const expiring = await startExecution(first.baseUrl, { conversationId, actionTimeoutMs: 1_500, config: { script: approval } });
       for (const id of [passing.id, passingWithDeadline.body.id, far.body.id, expiring.body.id]) await waitForAction(first.baseUrl, id);
+      const { expiresAt } = (await replay(first.baseUrl, expiring.body.id))[2].data;
       first.child.kill('SIGTERM');
       expect(await first.exited).toBe(0);
       firstStopped = true;
-      await sleep(Math.max(0, Date.parse(passingWithDeadline.body.createdAt) + 1_200 - Date.now()));
+      const stoppedAt = Date.now();
+      const passed = Math.max(Date.parse(passingWithDeadline.body.createdAt) + 1_500, Date.parse(expiresAt));
+      await sleep(Math.max(0, passed + 100 - Date.now()));
 
       const second = await startApp({ sqlitePath });
       try {
@@ -264,7 +267,10 @@ describeBuilt('deadlines across a restart (compiled server, then a fresh one)', 
         expect((await ended(passing.id)).error.code).toBe('RUNTIME_INTERRUPTED');
         const events = await replay(second.baseUrl, passingWithDeadline.body.id);
         expect(terminalEvents(events)).toHaveLength(1);
-        expect(Date.parse(events.at(-1).occurredAt)).toBeGreaterThanOrEqual(Date.parse(passingWithDeadline.body.createdAt) + 1_000);
+        // Ended by the next start, not by the first server before it stopped.
+        expect(Date.parse(events.at(-1).occurredAt)).toBeGreaterThanOrEqual(stoppedAt);
+        expect(terminalEvents(await replay(second.baseUrl, expiring.body.id))[0].occurredAt >= new Date(stoppedAt).toISOString()).toBe(true);
+        expect(Date.parse(events.at(-1).occurredAt)).toBeGreaterThanOrEqual(Date.parse(passingWithDeadline.body.createdAt) + 1_500);
       } finally {
         await second.close();
       }

@@ -44,6 +44,19 @@ describe('configuration', () => {
   });
 });
 
+describe('EXECUTION_TIMEOUT_MS (docs/api.md#deadlines)', () => {
+  it('unset is no deadline; set, it is the timeoutMs of runs started without one', () => {
+    expect(loadConfig({}).executionTimeoutMs).toBeNull();
+    expect(loadConfig({ EXECUTION_TIMEOUT_MS: '604800000' }).executionTimeoutMs).toBe(604_800_000);
+  });
+
+  it('is an integer from 1 to 604800000', () => {
+    for (const raw of ['0', '604800001', '1.5', 'soon']) {
+      expect(() => loadConfig({ EXECUTION_TIMEOUT_MS: raw })).toThrow(`EXECUTION_TIMEOUT_MS must be an integer from 1 to 604800000 (got "${raw}")`);
+    }
+  });
+});
+
 describe('limits, CORS (issue 8)', () => {
   it('defaults: no rate limit, 100 event streams per tenant, CORS off', () => {
     expect(loadConfig({})).toMatchObject({ rateLimitPerMinute: null, sseMaxStreamsPerTenant: 100, corsOrigins: null });

@@ -34,6 +34,8 @@ export interface Config {
   limits: VolumeLimits;
   /** How long a run's output waits for a store that refuses writes before the run is ended. */
   storeRetryMs: number;
+  /** EXECUTION_TIMEOUT_MS: the `timeoutMs` of an execution started without one, or null (none). */
+  executionTimeoutMs: number | null;
   /** How many earlier completed executions a provider offering `conversation.history` receives. */
   historyMaxTurns: number;
   /** How often this instance tells a shared store (PostgreSQL) it is alive. */
@@ -149,6 +151,7 @@ export function loadConfig(env: Env = process.env): Config {
     logLevel: oneOf(env, 'LOG_LEVEL', ['silent', 'error', 'warn', 'info', 'debug'] as const, 'info', problems),
     auth: readAuthConfig(env, problems),
     storeRetryMs: integer(env, 'STORE_RETRY_MS', 30_000, 0, 3_600_000, problems),
+    executionTimeoutMs: env.EXECUTION_TIMEOUT_MS ? integer(env, 'EXECUTION_TIMEOUT_MS', 0, 1, 604_800_000, problems) : null,
     historyMaxTurns: integer(env, 'HISTORY_MAX_TURNS', 100, 0, 10_000, problems),
     heartbeatIntervalMs: integer(env, 'HEARTBEAT_INTERVAL_MS', 2_000, 50, 60_000, problems),
     heartbeatLapseMs: integer(env, 'HEARTBEAT_LAPSE_MS', 10_000, 200, 600_000, problems),

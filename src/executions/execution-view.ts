@@ -11,6 +11,9 @@ export function executionView(state: ExecutionState) {
     requiredCapabilities: state.requiredCapabilities,
     config: state.config,
     idempotencyKey: state.idempotencyKey,
+    // Shown only when set, as run.queued records them (docs/api.md#deadlines).
+    ...(state.timeoutMs !== undefined && { timeoutMs: state.timeoutMs }),
+    ...(state.actionTimeoutMs !== undefined && { actionTimeoutMs: state.actionTimeoutMs }),
     createdAt: state.createdAt,
     startedAt: state.startedAt,
     endedAt: state.endedAt,

@@ -18,6 +18,8 @@ export interface ActionRequest {
   prompt: string;
   inputSchema: object | null;
   tool: ToolCall | null;
+  /** How long it may stay unanswered before the run fails ACTION_EXPIRED; default the execution's `actionTimeoutMs`. */
+  timeoutMs?: number;
 }
 
 export interface ArtifactCandidate {

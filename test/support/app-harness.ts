@@ -27,7 +27,8 @@ export const tempSqlitePath = (): string => join(mkdtempSync(join(tmpdir(), 'run
 export const onPostgres = process.env.RUNLEDGER_E2E_STORE === 'postgres';
 const databases = new Map<string, string>();
 
-async function storeEnv(sqlitePath: string): Promise<Record<string, string>> {
+/** The store of `startApp({ sqlitePath })` as environment variables, also for a compiled server (`node dist/main.js`). */
+export async function storeEnv(sqlitePath: string): Promise<Record<string, string>> {
   if (!onPostgres) return {};
   const adminUrl = process.env.RUNLEDGER_PG_URL;
   if (!adminUrl) throw new Error(`RUNLEDGER_E2E_STORE=postgres needs PostgreSQL: ${process.env.RUNLEDGER_PG_SKIP_REASON}`);

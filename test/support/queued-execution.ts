@@ -12,15 +12,17 @@ export interface QueueOptions {
   tenantId?: string;
   /** Recorded as the appending instance instead of this process, as a process that has since stopped. */
   instanceId?: string;
+  /** The request's deadlines (docs/api.md#deadlines). */
+  timeouts?: { timeoutMs?: number; actionTimeoutMs?: number };
 }
 
 /** Appends `run.queued` as the start handler does and returns the execution as the runner receives it. */
 export async function queueExecution(
   store: EventStore,
-  { provider, conversationId = 'c-1', text = 'hi', tenantId = 'default', instanceId }: QueueOptions,
+  { provider, conversationId = 'c-1', text = 'hi', tenantId = 'default', instanceId, timeouts = {} }: QueueOptions,
 ): Promise<LoadedExecution> {
   const id = newId();
-  const data = { conversationId, provider, input: { text }, requiredCapabilities: [], config: {}, idempotencyKey: null };
+  const data = { conversationId, provider, input: { text }, requiredCapabilities: [], config: {}, idempotencyKey: null, ...timeouts };
   const events = decide({ type: 'queue', data }, null);
   const occurredAt = nowIso();
   const news = toNewEvents(id, events, { tenantId, occurredAt }).map((e) => (instanceId ? { ...e, metadata: { ...e.metadata, instanceId } } : e));

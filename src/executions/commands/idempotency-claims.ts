@@ -15,9 +15,16 @@ export interface ClaimedRequest {
   requiredCapabilities: string[];
   config: Record<string, unknown>;
   idempotencyKey: string | null;
+  /** As sent: EXECUTION_TIMEOUT_MS fills in a missing one only when run.queued is recorded. */
+  timeoutMs?: number;
+  actionTimeoutMs?: number;
 }
 
-/** The parts of a request that make two requests "equivalent" (docs/api.md#idempotency): key order and capability order ignored. */
+/**
+ * The parts of a request that make two requests "equivalent" (docs/api.md#idempotency): key order
+ * and capability order ignored. A timeout left out is left out of the hash too, so keys claimed
+ * before timeouts existed still match.
+ */
 export function requestHash(request: Omit<ClaimedRequest, 'idempotencyKey' | 'input'> & { input: unknown }): string {
   return sha256(
     canonicalJson({
@@ -26,6 +33,8 @@ export function requestHash(request: Omit<ClaimedRequest, 'idempotencyKey' | 'in
       input: request.input,
       requiredCapabilities: [...new Set(request.requiredCapabilities)].sort(),
       config: request.config,
+      ...(request.timeoutMs !== undefined && { timeoutMs: request.timeoutMs }),
+      ...(request.actionTimeoutMs !== undefined && { actionTimeoutMs: request.actionTimeoutMs }),
     }),
   );
 }

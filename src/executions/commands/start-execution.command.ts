@@ -1,5 +1,6 @@
 import { Command } from '@nestjs/cqrs';
 import { ExecutionState } from '../domain/execution-state';
+import { ClaimedRequest } from './idempotency-claims';
 
 export interface StartExecutionResult {
   state: ExecutionState;
@@ -10,14 +11,7 @@ export interface StartExecutionResult {
 export class StartExecutionCommand extends Command<StartExecutionResult> {
   constructor(
     readonly tenantId: string,
-    readonly request: {
-      conversationId: string;
-      provider: string;
-      input: { text: string };
-      requiredCapabilities: string[];
-      config: Record<string, unknown>;
-      idempotencyKey: string | null;
-    },
+    readonly request: ClaimedRequest,
   ) {
     super();
   }

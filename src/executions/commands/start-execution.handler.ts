@@ -25,7 +25,7 @@ export class StartExecutionHandler implements ICommandHandler<StartExecutionComm
     @Inject(EVENT_STORE) private readonly store: EventStore,
     private readonly providers: ProviderRegistry,
     private readonly runner: ExecutionRunner,
-    @Inject(CONFIG) private readonly config: Pick<Config, 'limits'>,
+    @Inject(CONFIG) private readonly config: Pick<Config, 'limits' | 'executionTimeoutMs'>,
   ) {}
 
   /** The checks of docs/api.md#executions in their order; nothing is appended until every one has passed. */
@@ -69,7 +69,7 @@ export class StartExecutionHandler implements ICommandHandler<StartExecutionComm
   private async queue(executionId: string, tenantId: string, request: StartExecutionCommand['request']): Promise<ExecutionState> {
     // The request's log lines and span name the execution from here on (and so does its run).
     bindExecutionId(executionId);
-    const events = decide({ type: 'queue', data: request }, null);
+    const events = decide({ type: 'queue', data: this.queuedData(request) }, null);
     const occurredAt = nowIso();
     const result = await this.store.append(executionStream(executionId), toNewEvents(executionId, events, { tenantId, occurredAt }), 'no_stream');
     const loaded = {
@@ -83,6 +83,21 @@ export class StartExecutionHandler implements ICommandHandler<StartExecutionComm
     };
     this.runner.launch(loaded);
     return loaded.state;
+  }
+
+  /** run.queued's data, in its documented key order; a run started without `timeoutMs` gets EXECUTION_TIMEOUT_MS (docs/api.md#deadlines). */
+  private queuedData({ timeoutMs, actionTimeoutMs, ...request }: StartExecutionCommand['request']) {
+    const timeout = timeoutMs ?? this.config.executionTimeoutMs ?? undefined;
+    return {
+      conversationId: request.conversationId,
+      provider: request.provider,
+      input: request.input,
+      requiredCapabilities: request.requiredCapabilities,
+      config: request.config,
+      idempotencyKey: request.idempotencyKey,
+      ...(timeout !== undefined && { timeoutMs: timeout }),
+      ...(actionTimeoutMs !== undefined && { actionTimeoutMs }),
+    };
   }
 
   /** The 201 shows the state right after run.queued, even if the run has moved on since. */

@@ -1,5 +1,6 @@
 import { ErrorInfo, ExecutionEvent } from './execution-events';
 import { ActionState, ExecutionState, isTerminal } from './execution-state';
+import { passedDeadline } from './execution-deadlines';
 import { ActionAlreadyResolvedError, ActionCancelledError, ActionNotFoundError, ExecutionNotFoundError, ExecutionStateError } from './execution-errors';
 
 type QueuedData = Extract<ExecutionEvent, { type: 'run.queued' }>['data'];
@@ -12,6 +13,8 @@ export type ExecutionCommand =
   | { type: 'complete'; text: string | null; usage: { inputTokens: number; outputTokens: number } | null }
   | { type: 'fail'; error: ErrorInfo }
   | { type: 'cancel'; reason: string | null; providerCleanupError: string | null }
+  /** A deadline's timer fired at `now`: the run fails if one has passed, else (an answer came first) nothing. */
+  | { type: 'expire'; now: string }
   | { type: 'respond'; actionId: string; response: Record<string, unknown> };
 
 const invalidState = (state: ExecutionState, command: string) =>
@@ -60,6 +63,10 @@ export function decide(command: ExecutionCommand, state: ExecutionState | null):
     case 'fail':
       requireLive(state, 'fail');
       return [{ type: 'run.failed', data: { error: command.error } }];
+    case 'expire': {
+      const error = passedDeadline(requireLive(state, 'expire'), command.now);
+      return error ? [{ type: 'run.failed', data: { error } }] : [];
+    }
     case 'cancel':
       if (!state) throw new ExecutionNotFoundError(null);
       if (state.status === 'cancelled') return [];

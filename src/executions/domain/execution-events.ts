@@ -36,6 +36,10 @@ export type ExecutionEvent =
         requiredCapabilities: string[];
         config: Record<string, unknown>;
         idempotencyKey: string | null;
+        /** Present only when the run has one (docs/api.md#deadlines): ms from run.queued until it fails DEADLINE_EXCEEDED. */
+        timeoutMs?: number;
+        /** Present only when set: how long each of its actions may stay unanswered, unless the action says otherwise. */
+        actionTimeoutMs?: number;
       };
     }
   | { type: 'run.started'; data: { provider: string } }
@@ -43,7 +47,15 @@ export type ExecutionEvent =
   | { type: 'output.text.done'; data: { text: string } }
   | {
       type: 'action.required';
-      data: { actionId: string; kind: ActionKind; prompt: string; inputSchema: object | null; tool: ToolCall | null };
+      data: {
+        actionId: string;
+        kind: ActionKind;
+        prompt: string;
+        inputSchema: object | null;
+        tool: ToolCall | null;
+        /** Present only when the action has a timeout (docs/api.md#deadlines). */
+        expiresAt?: string;
+      };
     }
   | { type: 'action.responded'; data: { actionId: string; response: Record<string, unknown> } }
   | { type: 'artifact.created'; data: { artifact: ArtifactDescriptor } }

@@ -8,6 +8,8 @@ export interface ActionState {
   prompt: string;
   inputSchema: object | null;
   tool: ToolCall | null;
+  /** When it ends the run unanswered (docs/api.md#deadlines); absent without a timeout. */
+  expiresAt?: string;
   status: 'pending' | 'resolved' | 'cancelled';
   response: Record<string, unknown> | null;
   createdAt: string;
@@ -23,6 +25,8 @@ export interface ExecutionState {
   requiredCapabilities: string[];
   config: Record<string, unknown>;
   idempotencyKey: string | null;
+  timeoutMs?: number;
+  actionTimeoutMs?: number;
   createdAt: string;
   startedAt: string | null;
   endedAt: string | null;
@@ -54,6 +58,7 @@ export function evolveActions(actions: ActionState[], event: RecordedExecutionEv
           prompt: event.data.prompt,
           inputSchema: event.data.inputSchema,
           tool: event.data.tool,
+          ...(event.data.expiresAt !== undefined && { expiresAt: event.data.expiresAt }),
           status: 'pending',
           response: null,
           createdAt: event.occurredAt,

@@ -1,10 +1,10 @@
-import { ApiExtraModels, ApiProperty, ApiSchema, getSchemaPath } from '@nestjs/swagger';
+import { ApiExtraModels, ApiProperty, ApiPropertyOptional, ApiSchema, getSchemaPath } from '@nestjs/swagger';
 import { ClosedSchema } from '../../openapi/complete-document';
 import { ANY_JSON, ISO_TIME, JSON_OBJECT, nullable } from '../../openapi/schema-types';
 import { ActionKind, ExecutionEvent } from '../domain/execution-events';
 import { ToolCallResponse } from './action.response';
 import { ArtifactResponse } from './artifact.response';
-import { ExecutionErrorResponse, ExecutionInputResponse } from './execution.response';
+import { ExecutionErrorResponse, ExecutionInputResponse, TIMEOUT_MS } from './execution.response';
 
 type DataOf<T extends ExecutionEvent['type']> = Extract<ExecutionEvent, { type: T }>['data'];
 
@@ -17,6 +17,8 @@ export class RunQueuedData implements DataOf<'run.queued'> {
   @ApiProperty({ type: [String] }) requiredCapabilities!: string[];
   @ApiProperty(JSON_OBJECT) config!: Record<string, unknown>;
   @ApiProperty({ type: String, nullable: true }) idempotencyKey!: string | null;
+  @ApiPropertyOptional(TIMEOUT_MS('Present when the run has a deadline')) timeoutMs?: number;
+  @ApiPropertyOptional(TIMEOUT_MS('Present when set on the request')) actionTimeoutMs?: number;
 }
 
 @ClosedSchema()
@@ -42,6 +44,8 @@ export class ActionRequiredData implements DataOf<'action.required'> {
   @ApiProperty() prompt!: string;
   @ApiProperty({ ...JSON_OBJECT, nullable: true }) inputSchema!: object | null;
   @ApiProperty(nullable(ToolCallResponse)) tool!: ToolCallResponse | null;
+  @ApiPropertyOptional({ ...ISO_TIME, description: 'When the run fails `ACTION_EXPIRED` if the action is still unanswered; present when it has a timeout' })
+  expiresAt?: string;
 }
 
 @ClosedSchema()

@@ -1,7 +1,11 @@
-import { ApiExtraModels, ApiProperty, ApiSchema } from '@nestjs/swagger';
+import { ApiExtraModels, ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import { ISO_TIME, JSON_OBJECT, nullable } from '../../openapi/schema-types';
 import { ErrorInfo, ExecutionInput } from '../domain/execution-events';
 import { ExecutionStatus } from '../domain/execution-state';
+import { MAX_TIMEOUT_MS } from '../domain/execution-deadlines';
+
+/** `timeoutMs` and `actionTimeoutMs` as docs/api.md#deadlines bounds them. */
+export const TIMEOUT_MS = (description: string) => ({ type: 'integer' as const, minimum: 1, maximum: MAX_TIMEOUT_MS, description });
 
 export const EXECUTION_STATUSES: ExecutionStatus[] = ['queued', 'running', 'requires_action', 'completed', 'failed', 'cancelled'];
 
@@ -13,7 +17,7 @@ export class ExecutionInputResponse implements ExecutionInput {
 
 @ApiSchema({ name: 'ExecutionError' })
 export class ExecutionErrorResponse implements ErrorInfo {
-  @ApiProperty({ example: 'PROVIDER_ERROR', description: 'e.g. PROVIDER_ERROR, ACTION_DENIED, RUNTIME_INTERRUPTED' })
+  @ApiProperty({ example: 'PROVIDER_ERROR', description: 'e.g. PROVIDER_ERROR, ACTION_DENIED, RUNTIME_INTERRUPTED, DEADLINE_EXCEEDED, ACTION_EXPIRED' })
   code!: string;
 
   @ApiProperty()
@@ -56,6 +60,12 @@ export class ExecutionResponse {
 
   @ApiProperty({ type: String, nullable: true })
   idempotencyKey!: string | null;
+
+  @ApiPropertyOptional(TIMEOUT_MS('The run fails `DEADLINE_EXCEEDED` this long after `run.queued`; absent when it has no deadline'))
+  timeoutMs?: number;
+
+  @ApiPropertyOptional(TIMEOUT_MS('How long each action may stay unanswered unless it says otherwise; absent when not set'))
+  actionTimeoutMs?: number;
 
   @ApiProperty(ISO_TIME)
   createdAt!: string;

@@ -36,6 +36,8 @@ export class ExecutionsController {
         requiredCapabilities: [...new Set(body.requiredCapabilities ?? [])],
         config: body.config ?? {},
         idempotencyKey: body.idempotencyKey ?? null,
+        ...(body.timeoutMs != null && { timeoutMs: body.timeoutMs }),
+        ...(body.actionTimeoutMs != null && { actionTimeoutMs: body.actionTimeoutMs }),
       }),
     );
     reply.status(replayed ? 200 : 201);

@@ -1,7 +1,8 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsArray, IsDefined, IsNotEmpty, IsObject, IsOptional, IsString, Matches, ValidateNested } from 'class-validator';
+import { IsArray, IsDefined, IsInt, IsNotEmpty, IsObject, IsOptional, IsString, Matches, Max, Min, ValidateNested } from 'class-validator';
 import { CodePointLength } from '../../common/validation';
+import { MAX_TIMEOUT_MS } from '../domain/execution-deadlines';
 
 export class ExecutionInputDto {
   @ApiProperty({ minLength: 1, example: 'hello brave new world' })
@@ -66,4 +67,31 @@ export class StartExecutionDto {
   @CodePointLength(1, 255)
   @Matches(/^[\x20-\x7e]+$/, { message: 'idempotencyKey must be 1 to 255 printable ASCII characters' })
   idempotencyKey?: string | null;
+
+  @ApiPropertyOptional({
+    type: 'integer',
+    nullable: true,
+    minimum: 1,
+    maximum: MAX_TIMEOUT_MS,
+    description:
+      'Milliseconds from `run.queued` (waiting on actions included) after which the run is stopped and fails `DEADLINE_EXCEEDED`. Default EXECUTION_TIMEOUT_MS (unset: none)',
+  })
+  @IsOptional()
+  @IsInt({ message: `timeoutMs must be an integer from 1 to ${MAX_TIMEOUT_MS}` })
+  @Min(1, { message: `timeoutMs must be an integer from 1 to ${MAX_TIMEOUT_MS}` })
+  @Max(MAX_TIMEOUT_MS, { message: `timeoutMs must be an integer from 1 to ${MAX_TIMEOUT_MS}` })
+  timeoutMs?: number | null;
+
+  @ApiPropertyOptional({
+    type: 'integer',
+    nullable: true,
+    minimum: 1,
+    maximum: MAX_TIMEOUT_MS,
+    description: "Milliseconds each action may stay unanswered before the run fails `ACTION_EXPIRED`; an action's own timeout wins. Default none",
+  })
+  @IsOptional()
+  @IsInt({ message: `actionTimeoutMs must be an integer from 1 to ${MAX_TIMEOUT_MS}` })
+  @Min(1, { message: `actionTimeoutMs must be an integer from 1 to ${MAX_TIMEOUT_MS}` })
+  @Max(MAX_TIMEOUT_MS, { message: `actionTimeoutMs must be an integer from 1 to ${MAX_TIMEOUT_MS}` })
+  actionTimeoutMs?: number | null;
 }

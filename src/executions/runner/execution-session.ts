@@ -5,9 +5,11 @@ import { HistoryEntry, Provider, ProviderFailure, ProviderOutcome } from '../../
 import { hasEnded } from '../commands/end-execution';
 import { withStoreRetry } from '../commands/store-retry';
 import { ExecutionCommand } from '../domain/execution-decide';
+import { runDeadline } from '../domain/execution-deadlines';
 import { ErrorInfo } from '../domain/execution-events';
 import { isTerminal } from '../domain/execution-state';
 import { LoadedExecution } from '../execution-stream';
+import { DeadlineTimers } from './deadline-timer';
 import { backpressured } from './output-backpressure';
 import { eventsOf, limitProblem } from './output-limits';
 import { providerRun } from './provider-callbacks';
@@ -40,6 +42,10 @@ export type EndCause =
   /** Output passed MAX_EVENTS_PER_EXECUTION or MAX_EVENT_BYTES. */
   | { kind: 'limit'; message: string }
   | { kind: 'cancelled'; reason: string | null }
+  /** The execution's `timeoutMs` passed (docs/api.md#deadlines). */
+  | { kind: 'deadline'; now: string }
+  /** The action's `expiresAt` passed, unless an answer got into the log first. */
+  | { kind: 'expired'; actionId: string; now: string }
   /** The store refused the run's events for longer than STORE_RETRY_MS. */
   | { kind: 'outage'; error: StoreUnavailableError }
   /** The process is going away: nothing is recorded, the next start (or another instance) ends the run. */
@@ -56,8 +62,13 @@ export class ExecutionSession {
   private readonly writer: StreamWriter;
   private readonly abort = new AbortController();
   private readonly answers = new Map<string, (response: Record<string, unknown>) => void>();
-  /** The endings under way, one per kind: a second cancel joins the first, a later cause finds the run ended. */
-  private readonly endings = new Map<EndCause['kind'], Promise<void>>();
+  /**
+   * The endings under way, one per kind (one per action for expiries): a second cancel joins the
+   * first, a later cause finds the run ended.
+   */
+  private readonly endings = new Map<string, Promise<void>>();
+  /** The run's deadline and its actions' expiries; cleared once the run stops or finishes. */
+  private readonly deadlines = new DeadlineTimers();
   private cleanup: Promise<string | null> | null = null;
   /** The execution's own trace (the session is made inside it), where its cleanup belongs whoever cancels. */
   private readonly inOwnTrace = currentTrace();
@@ -81,7 +92,10 @@ export class ExecutionSession {
     // meanwhile joins them instead of appending its own run.cancelled without the cleanup.
     this.finished = this.drive().then(async () => {
       await Promise.allSettled(this.endings.values());
+      this.deadlines.clear();
     });
+    const deadline = runDeadline(loaded.state);
+    if (deadline !== null) this.deadlines.at(deadline, (now) => this.endOnTimer({ kind: 'deadline', now }));
   }
 
   get id(): string {
@@ -106,10 +120,11 @@ export class ExecutionSession {
 
   /** The one way a run ends; each kind of cause runs once, and `decide` lets only the first end stand. */
   private end(cause: EndCause): Promise<void> {
-    let ending = this.endings.get(cause.kind);
+    const key = cause.kind === 'expired' ? `expired:${cause.actionId}` : cause.kind;
+    let ending = this.endings.get(key);
     if (!ending) {
       ending = this.perform(cause);
-      this.endings.set(cause.kind, ending);
+      this.endings.set(key, ending);
     }
     return ending;
   }
@@ -128,15 +143,24 @@ export class ExecutionSession {
         await this.record(this.writer.write({ type: 'fail', error: { code: 'LIMIT_EXCEEDED', message: cause.message } }));
         return this.stop('execution exceeded a limit');
       }
-      case 'cancelled': {
-        this.stop('execution was cancelled');
-        // Whatever was already in flight decides whether the run ended on its own first; while the
-        // store refuses it, the cleanup need not wait for it.
-        await this.writer.idleOrRefused();
-        if (isTerminal(this.writer.loaded.state.status)) return;
+      case 'cancelled':
+        return this.stopThenRecord('execution was cancelled', (providerCleanupError) => ({ type: 'cancel', reason: cause.reason, providerCleanupError }));
+      case 'deadline':
+        return this.stopThenRecord('execution passed its deadline', (providerCleanupError) => {
+          if (providerCleanupError) this.logger.warn(`execution ${this.id}: its cleanup after the deadline failed: ${providerCleanupError}`);
+          return { type: 'expire', now: cause.now };
+        });
+      case 'expired': {
+        if (this.stopped) return;
+        // An answer may be racing the expiry, and only the log can tell which came first: the
+        // end is appended before the provider is stopped, and `decide` appends nothing when the
+        // answer won (docs/api.md#deadlines).
+        await this.writer.write({ type: 'expire', now: cause.now }, { terminal: true }).catch(ignoreEnded);
+        if (this.writer.loaded.state.error?.code !== 'ACTION_EXPIRED') return;
+        this.stop('an action expired');
         const providerCleanupError = await this.cleanupOnce();
-        // Ended meanwhile by someone else (another instance, a restart): its state answers the caller.
-        return this.writer.write({ type: 'cancel', reason: cause.reason, providerCleanupError }, { terminal: true }).catch(ignoreEnded);
+        if (providerCleanupError) this.logger.warn(`execution ${this.id}: its cleanup after an action expired failed: ${providerCleanupError}`);
+        return;
       }
       case 'outage': {
         // A halted run is the next start's to end; the refusal may be the halt's own.
@@ -161,6 +185,25 @@ export class ExecutionSession {
         }
         return;
     }
+  }
+
+  /** A timer has no caller to tell: what its ending could not record (the process halting under it) is logged. */
+  private endOnTimer(cause: Extract<EndCause, { kind: 'deadline' | 'expired' }>): void {
+    this.end(cause).catch((error) => this.logger.warn(`execution ${this.id}: its ${cause.kind} end is left for the next start: ${(error as Error).message}`));
+  }
+
+  /**
+   * Stops the provider; whatever was already in flight decides whether the run ended on its own
+   * first (while the store refuses it, the cleanup need not wait for it); then the cleanup runs
+   * once and the run's end is recorded. Ended meanwhile by someone else (another instance, a
+   * restart): its state answers the caller.
+   */
+  private async stopThenRecord(reason: string, end: (providerCleanupError: string | null) => ExecutionCommand): Promise<void> {
+    this.stop(reason);
+    await this.writer.idleOrRefused();
+    if (isTerminal(this.writer.loaded.state.status)) return;
+    const providerCleanupError = await this.cleanupOnce();
+    return this.writer.write(end(providerCleanupError), { terminal: true }).catch(ignoreEnded);
   }
 
   /** Settles an ending's append: a refusing store ends the run as an outage, an ended run needs nothing. */
@@ -188,6 +231,7 @@ export class ExecutionSession {
   private stop(reason: string): void {
     if (this.stopped) return;
     this.stopped = true;
+    this.deadlines.clear();
     this.writer.discardQueued(new ExecutionStoppedError(reason));
     this.abort.abort(new ExecutionStoppedError(reason));
     this.answers.clear();
@@ -266,7 +310,7 @@ export class ExecutionSession {
         const run = providerRun(this.writer.loaded.state, this.provider, history, this.abort.signal, {
           stream: (command) => this.stream(command),
           output: (command) => this.output(command),
-          answer: (actionId) => this.answer(actionId),
+          answer: (actionId, expiresAt) => this.answer(actionId, expiresAt),
           fail: async (error) => {
             await this.end({ kind: 'failed', error });
             this.stop('execution failed');
@@ -284,7 +328,8 @@ export class ExecutionSession {
     );
   }
 
-  private answer(actionId: string): Promise<Record<string, unknown>> {
+  private answer(actionId: string, expiresAt: string | null): Promise<Record<string, unknown>> {
+    if (expiresAt !== null) this.deadlines.at(expiresAt, (now) => this.endOnTimer({ kind: 'expired', actionId, now }));
     return new Promise<Record<string, unknown>>((resolve, reject) => {
       this.answers.set(actionId, resolve);
       this.abort.signal.addEventListener('abort', () => reject(this.abort.signal.reason), { once: true });

@@ -5,6 +5,8 @@ import { InFlightExecutions } from '../../read-models/executions/in-flight-execu
 import { endExecution } from '../commands/end-execution';
 import { backoff, retryDelay } from '../../common/backoff';
 import { isTerminal } from '../domain/execution-state';
+import { passedDeadline } from '../domain/execution-deadlines';
+import { nowIso } from '../../common/clock';
 import { loadExecution } from '../execution-stream';
 import { ExecutionRunner } from './execution-runner';
 import { InstanceLiveness } from '../instance-liveness';
@@ -17,7 +19,8 @@ const OWNER_GONE = { code: 'RUNTIME_INTERRUPTED', message: 'the instance running
 
 /**
  * docs/api.md#executions: at start, every execution left in flight by an earlier process ends with
- * `run.failed` RUNTIME_INTERRUPTED (no built-in provider can resume).
+ * `run.failed` RUNTIME_INTERRUPTED (no built-in provider can resume), or DEADLINE_EXCEEDED /
+ * ACTION_EXPIRED when a deadline stored in its events passed meanwhile (docs/api.md#deadlines).
  *
  * The first sweep runs before the server listens, so normally no client sees such an execution
  * still "running". When the store refuses writes, the start goes on (reads still work, and
@@ -88,7 +91,7 @@ export class InterruptedExecutions implements OnApplicationBootstrap, BeforeAppl
       const leftOver = inFlight.filter(({ id, owner }) => !this.runner.session(id) && gone(owner));
       let ended = 0;
       for (const { id } of leftOver) if (await this.interrupt(id, gone)) ended += 1;
-      if (ended > 0) this.logger.warn(`ended ${ended} interrupted execution(s) with RUNTIME_INTERRUPTED`);
+      if (ended > 0) this.logger.warn(`ended ${ended} interrupted execution(s)`);
       this.done = true;
       return true;
     } catch (error) {
@@ -101,7 +104,7 @@ export class InterruptedExecutions implements OnApplicationBootstrap, BeforeAppl
   private async interrupt(executionId: string, gone: (owner: string | null) => boolean): Promise<boolean> {
     const loaded = await loadExecution(this.store, executionId);
     if (!loaded || isTerminal(loaded.state.status) || !gone(loaded.owner)) return false;
-    const error = loaded.owner === null || !this.liveness.shared ? INTERRUPTED : OWNER_GONE;
+    const error = passedDeadline(loaded.state, nowIso()) ?? (loaded.owner === null || !this.liveness.shared ? INTERRUPTED : OWNER_GONE);
     return endExecution(this.store, loaded, { type: 'fail', error });
   }
 }

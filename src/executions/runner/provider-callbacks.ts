@@ -4,6 +4,7 @@ import { HistoryEntry, Provider, ProviderRun } from '../../providers/provider';
 import { ExecutionCommand } from '../domain/execution-decide';
 import { ErrorInfo } from '../domain/execution-events';
 import { ExecutionState } from '../domain/execution-state';
+import { actionExpiry } from '../domain/execution-deadlines';
 import { artifactProblem } from './artifact-validation';
 
 /** What the provider's callbacks turn into: commands for the session, and the answers it waits on. */
@@ -12,8 +13,11 @@ export interface ProviderOutlet {
   stream(command: ExecutionCommand): Promise<void>;
   /** Output the provider waits on until it is appended. */
   output(command: ExecutionCommand): Promise<void>;
-  /** Resolves with the stored answer to `actionId`; rejects when the run stops first. Registered before the action is emitted. */
-  answer(actionId: string): Promise<Record<string, unknown>>;
+  /**
+   * Resolves with the stored answer to `actionId`; rejects when the run stops first. Registered
+   * before the action is emitted, with the instant it expires (null: never).
+   */
+  answer(actionId: string, expiresAt: string | null): Promise<Record<string, unknown>>;
   /** The runtime, not the provider, ends the run (an invalid artifact descriptor); rejects for the provider. */
   fail(error: ErrorInfo): Promise<never>;
 }
@@ -35,11 +39,13 @@ export function providerRun(
     signal,
     emitText: (delta) => outlet.stream({ type: 'emit', output: [{ type: 'output.text.delta', data: { delta } }] }),
     emitEvent: (name, payload) => outlet.stream({ type: 'emit', output: [{ type: 'provider.event', data: { namespace, name, payload } }] }),
-    requireAction: async (request) => {
+    requireAction: async ({ kind, prompt, inputSchema, tool, timeoutMs }) => {
       const actionId = newId();
-      const answered = outlet.answer(actionId);
+      const expiresAt = actionExpiry(state, nowIso(), timeoutMs);
+      const answered = outlet.answer(actionId, expiresAt);
       answered.catch(() => undefined);
-      await outlet.output({ type: 'emit', output: [{ type: 'action.required', data: { actionId, ...request } }] });
+      const data = { actionId, kind, prompt, inputSchema, tool, ...(expiresAt !== null && { expiresAt }) };
+      await outlet.output({ type: 'emit', output: [{ type: 'action.required', data }] });
       return answered;
     },
     createArtifact: async (candidate) => {

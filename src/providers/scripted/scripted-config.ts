@@ -1,9 +1,10 @@
 import { schemaProblem } from '../../common/json-schema/schema-checker';
+import { MAX_TIMEOUT_MS } from '../../executions/domain/execution-deadlines';
 
 export type ScriptStep =
   | { type: 'text'; text: string }
   | { type: 'delay'; ms: number }
-  | { type: 'action'; kind: 'approval' | 'input'; prompt: string; inputSchema?: object }
+  | { type: 'action'; kind: 'approval' | 'input'; prompt: string; inputSchema?: object; timeoutMs?: number }
   | { type: 'artifact'; name: string; mediaType: string; uri?: string; metadata?: Record<string, unknown> }
   | { type: 'providerEvent'; name: string; payload?: Record<string, unknown> }
   | { type: 'fail'; message: string };
@@ -33,6 +34,7 @@ const STEP_RULES: Record<string, { required: string[]; checks: Record<string, (v
         const problem = await schemaProblem(v);
         return problem ? `is not a valid JSON Schema 2020-12: ${problem}` : null;
       },
+      timeoutMs: (v) => (isInt(v, 1, MAX_TIMEOUT_MS) ? null : `must be an integer from 1 to ${MAX_TIMEOUT_MS}`),
     },
   },
   artifact: {

@@ -39,6 +39,7 @@ export class ScriptedProvider implements Provider {
             prompt: step.prompt,
             inputSchema: step.inputSchema ?? null,
             tool: null,
+            timeoutMs: step.timeoutMs,
           });
           if (step.kind === 'approval' && response.decision === 'deny') {
             throw new ProviderFailure('ACTION_DENIED', `approval denied: ${step.prompt}`);

@@ -57,7 +57,7 @@ describe('EXECUTION_TIMEOUT_MS (docs/api.md#deadlines)', () => {
   });
 });
 
-describe('limits, CORS (issue 8)', () => {
+describe('limits, CORS (docs/operations.md#limits-security-headers-and-cors)', () => {
   it('defaults: no rate limit, 100 event streams per tenant, CORS off', () => {
     expect(loadConfig({})).toMatchObject({ rateLimitPerMinute: null, sseMaxStreamsPerTenant: 100, corsOrigins: null });
   });
@@ -119,7 +119,7 @@ describe('limits, CORS (issue 8)', () => {
   });
 });
 
-describe('connection and body bounds (issue 14)', () => {
+describe('connection and body bounds (docs/configuration.md)', () => {
   it('defaults: 30 s to receive a request, 10000 connections, 64 levels of JSON nesting', () => {
     expect(loadConfig({})).toMatchObject({ requestTimeoutMs: 30_000, maxConnections: 10_000, maxJsonDepth: 64 });
   });

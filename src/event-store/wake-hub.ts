@@ -1,3 +1,5 @@
+import { settlesWithin } from '../common/settles-within';
+
 /**
  * In-process wake-ups for subscriptions, shared by the SQLite and PostgreSQL adapters. A wake-up
  * carries no events: the woken reader reads the store from its own last position, so a missed or
@@ -75,11 +77,6 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
 }
 
 /** Resolves when `wake` does or after `ms`, whichever is first, leaving no timer behind. */
-export function wakeOrTimeout(wake: Promise<void>, ms: number): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<void>((resolve) => {
-    timer = setTimeout(resolve, ms);
-    timer.unref();
-  });
-  return Promise.race([wake, timeout]).finally(() => clearTimeout(timer));
+export async function wakeOrTimeout(wake: Promise<void>, ms: number): Promise<void> {
+  await settlesWithin(wake, ms);
 }

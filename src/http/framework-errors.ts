@@ -110,8 +110,8 @@ export function installHostCheck(fastify: FastifyInstance): void {
 /**
  * Node answers an `Expect` other than `100-continue` with a bare 417 of its own, before any hook
  * (auth included) and outside the envelope. The expectation is ignored instead, as RFC 9110
- * §10.1.1 allows, and the request is served like any other — which is what Node itself does
- * once something listens for `checkExpectation`.
+ * allows (https://www.rfc-editor.org/rfc/rfc9110#section-10.1.1), and the request is served like
+ * any other — which is what Node itself does once something listens for `checkExpectation`.
  */
 export function installExpectationPassThrough(server: Server): void {
   server.on('checkExpectation', (request: IncomingMessage, response: ServerResponse) => server.emit('request', request, response));

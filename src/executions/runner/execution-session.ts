@@ -10,6 +10,7 @@ import { ErrorInfo } from '../domain/execution-events';
 import { isTerminal } from '../domain/execution-state';
 import { LoadedExecution } from '../execution-stream';
 import { DeadlineTimers } from './deadline-timer';
+import { settlesWithin } from '../../common/settles-within';
 import { backpressured } from './output-backpressure';
 import { eventsOf, limitProblem } from './output-limits';
 import { providerRun } from './provider-callbacks';
@@ -343,13 +344,6 @@ export class ExecutionSession {
 
 /** How long a halt waits for the append in flight (the shutdown deadline is 8 s). */
 const HALT_WAIT_MS = 2000;
-
-/** Whether `promise` settles within `ms`; the timer never holds the process. */
-function settlesWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), ms).unref()));
-  return Promise.race([promise.then(() => true), late]).finally(() => clearTimeout(timer));
-}
 
 const ignoreEnded = (error: unknown): void => {
   if (!hasEnded(error)) throw error;

@@ -17,11 +17,13 @@ export interface ProjectionStatus {
  * and /metrics (both open to anyone) call this, so the events are counted by the store, never
  * read: the answer costs the same however far behind the projections are.
  */
-export async function projectionStatus(projector: Projector, store: EventStore): Promise<ProjectionStatus[]> {
+export async function projectionStatus(projector: Pick<Projector, 'positions'>, store: EventStore): Promise<ProjectionStatus[]> {
+  // One snapshot: the projector moves on while the counts are awaited, and a position read after them would have no count.
+  const positions = projector.positions;
   const lagAt = new Map<number, number>();
-  for (const { position } of projector.positions) {
+  for (const { position } of positions) {
     if (lagAt.has(position)) continue;
     lagAt.set(position, await store.countAll({ after: position, limit: LAG_COUNT_CAP, filter: { streamPrefixes: PROJECTED_STREAM_PREFIXES } }));
   }
-  return projector.positions.map(({ name, position }) => ({ name, position, lag: lagAt.get(position)! }));
+  return positions.map(({ name, position }) => ({ name, position, lag: lagAt.get(position)! }));
 }

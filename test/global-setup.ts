@@ -10,7 +10,9 @@
  * testcontainers. Without a container runtime testcontainers rejects within milliseconds, so a
  * machine without Docker pays only for loading the library. RUNLEDGER_ESDB=off skips on purpose.
  */
+import { join } from 'node:path';
 import type { StartedTestContainer } from 'testcontainers';
+import { compileWorkers } from './support/compile-workers';
 import type { PostgresCluster } from './support/postgres-cluster';
 
 const DEFAULT_IMAGE = 'kurrentplatform/kurrentdb:25.0';
@@ -111,6 +113,10 @@ async function setUpPostgres(): Promise<void> {
 }
 
 export default async function globalSetup(): Promise<void> {
+  const root = join(__dirname, '..');
+  const workers = join(root, '.cache', 'test-workers');
+  compileWorkers(root, workers);
+  process.env.RUNLEDGER_WORKERS_MIRROR = JSON.stringify({ from: root, to: workers });
   await setUpPostgres();
   // Watch mode runs this again; a decision already made (or a URL given by hand) stands.
   if (process.env.RUNLEDGER_ESDB_URL || process.env.RUNLEDGER_ESDB_SKIP_REASON) return;

@@ -40,15 +40,17 @@ export function injectAppendFaults(app: EventStore, choose: (streamId: string, e
  * `end` lifts it.
  */
 export function sqliteOutage(store: EventStore, kind: 'full' | 'read-only' = 'full'): { begin(): void; end(): void } {
-  const db = (adapterOf(store) as SqliteEventStore)['db'];
+  const sqlite = adapterOf(store) as SqliteEventStore;
+  // On the write connection, wherever it is (the writer thread applies it before later appends).
+  const writer = (sql: string) => sqlite.writerPragma(sql);
   return {
     begin: () => {
-      if (kind === 'read-only') db.pragma('query_only = ON');
-      else db.pragma(`max_page_count = ${db.pragma('page_count', { simple: true }) as number}`);
+      if (kind === 'read-only') writer('query_only = ON');
+      else writer(`max_page_count = ${sqlite['db'].pragma('page_count', { simple: true }) as number}`);
     },
     end: () => {
-      if (kind === 'read-only') db.pragma('query_only = OFF');
-      else db.pragma('max_page_count = 4294967294');
+      if (kind === 'read-only') writer('query_only = OFF');
+      else writer('max_page_count = 4294967294');
     },
   };
 }

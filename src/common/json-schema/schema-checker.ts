@@ -1,7 +1,6 @@
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import { LRUCache } from 'lru-cache';
+import { spawnWorker } from '../spawn-worker';
 import { RateLimitedError } from '../errors/request-errors';
 import { SCHEMA_LIMITS } from './schema-limits';
 import type { SchemaRequest, SchemaResponse } from './schema-messages';
@@ -127,10 +126,7 @@ class SchemaChecker {
 /** The compiled worker beside this file, or (under ts-jest and ts-node) its TypeScript source. */
 function spawnSchemaWorker(): Worker {
   const resourceLimits = { maxOldGenerationSizeMb: 256 };
-  const compiled = join(__dirname, 'schema-worker.js');
-  if (existsSync(compiled)) return new Worker(compiled, { resourceLimits });
-  const source = JSON.stringify(join(__dirname, 'schema-worker.ts'));
-  return new Worker(`require('ts-node').register({ transpileOnly: true }); require(${source});`, { eval: true, resourceLimits });
+  return spawnWorker(__dirname, 'schema-worker', { resourceLimits });
 }
 
 const checker = new SchemaChecker();

@@ -3,12 +3,43 @@ import { newId } from '../../common/ids';
 import { AppendResult, ExpectedRevision, NewEvent, WrongExpectedRevisionError } from '../event-store';
 import { asStoreUnavailable } from '../sqlite-errors';
 
-interface PendingAppend {
+/** An event as the `events` table stores it, encoded by the appender (the writer thread gets these). */
+export interface EventRowIn {
+  id: string;
+  type: string;
+  data: string;
+  metadata: string;
+  tenantId: string;
+  schemaVersion: number;
+  occurredAt: string;
+}
+
+export interface PendingAppend {
   streamId: string;
   expected: ExpectedRevision;
-  rows: { id: string; type: string; data: string; metadata: string; tenantId: string; schemaVersion: number; occurredAt: string }[];
+  rows: EventRowIn[];
+  /** Called inside the commit that settles the append, before the next one starts. */
   resolve(result: AppendResult): void;
   reject(error: Error): void;
+}
+
+/**
+ * Encodes events for the table, choosing the ids and the clock's instant once, so that a retry
+ * or a copy handed to another thread carries the same ones. Throws on a payload JSON cannot
+ * encode (a BigInt, a cycle): that append fails alone.
+ */
+export function toRows(events: NewEvent[]): EventRowIn[] {
+  if (events.length === 0) throw new Error('append needs at least one event');
+  let now: string | undefined;
+  return events.map((e) => ({
+    id: e.id ?? newId(),
+    tenantId: e.metadata.tenantId,
+    schemaVersion: e.metadata.schemaVersion,
+    type: e.type,
+    data: JSON.stringify(e.data),
+    metadata: JSON.stringify(e.metadata),
+    occurredAt: e.occurredAt ?? (now ??= new Date().toISOString()),
+  }));
 }
 
 /**
@@ -39,7 +70,9 @@ function revisionMatches(expected: ExpectedRevision, head: number | null): boole
  */
 export class GroupCommit {
   private queue: PendingAppend[] = [];
-  private flushScheduled = false;
+  private scheduled: 'now' | 'window' | null = null;
+  private windowTimer: NodeJS.Timeout | null = null;
+  private queuedEvents = 0;
   private readonly headOf: Database.Statement<[string], { revision: number }>;
   private readonly insert: Database.Statement<unknown[]>;
   /** Told the size of each group commit (metrics); set by whoever cares. */
@@ -49,6 +82,8 @@ export class GroupCommit {
     private readonly db: Database.Database,
     /** Called after each commit with the streams it touched. */
     private readonly committed: (streams: string[]) => void,
+    /** How long the first append of a batch waits for others to join it; 0: until setImmediate. */
+    private readonly windowMs = 0,
   ) {
     this.headOf = db.prepare('SELECT revision FROM events WHERE stream_id = ? ORDER BY revision DESC LIMIT 1');
     this.insert = db.prepare(
@@ -63,42 +98,53 @@ export class GroupCommit {
   }
 
   append(streamId: string, events: NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
-    if (events.length === 0) return Promise.reject(new Error('append needs at least one event'));
-    let rows: PendingAppend['rows'];
+    let rows: EventRowIn[];
     try {
-      let now: string | undefined;
-      rows = events.map((e) => ({
-        id: e.id ?? newId(),
-        tenantId: e.metadata.tenantId,
-        schemaVersion: e.metadata.schemaVersion,
-        type: e.type,
-        data: JSON.stringify(e.data),
-        metadata: JSON.stringify(e.metadata),
-        occurredAt: e.occurredAt ?? (now ??= new Date().toISOString()),
-      }));
+      rows = toRows(events);
     } catch (error) {
       return Promise.reject(error);
     }
-    return new Promise((resolve, reject) => {
-      this.queue.push({ streamId, expected, rows, resolve, reject });
-      this.schedule();
-    });
+    return new Promise((resolve, reject) => this.enqueue({ streamId, expected, rows, resolve, reject }));
+  }
+
+  /** Queues an append already encoded; its callbacks are called from the commit that settles it. */
+  enqueue(pending: PendingAppend): void {
+    this.queue.push(pending);
+    this.queuedEvents += pending.rows.length;
+    this.schedule(this.queuedEvents >= MAX_EVENTS_PER_COMMIT ? 0 : this.windowMs);
   }
 
   /** Commits everything queued now, in as many transactions as it takes (close calls it, so nothing queued is dropped). */
   flush(): void {
+    if (this.windowTimer) clearTimeout(this.windowTimer);
+    this.windowTimer = null;
+    if (this.scheduled === 'window') this.scheduled = null;
     while (this.queue.length > 0) this.commitNext();
   }
 
-  private schedule(): void {
-    if (this.flushScheduled) return;
-    this.flushScheduled = true;
-    setImmediate(() => {
-      this.flushScheduled = false;
+  /**
+   * A window of 0 commits at setImmediate, after the I/O of this loop iteration; a longer one
+   * lets a trickle of appends share the commit, unless a full commit's worth is already queued.
+   */
+  private schedule(windowMs: number): void {
+    if (this.scheduled === 'now' || (this.scheduled === 'window' && windowMs > 0)) return;
+    if (this.windowTimer) clearTimeout(this.windowTimer);
+    this.windowTimer = null;
+    const run = (): void => {
+      this.scheduled = null;
+      this.windowTimer = null;
       this.commitNext();
-      // Scheduled from the check phase, this runs in the next loop iteration, after its I/O.
-      if (this.queue.length > 0) this.schedule();
-    });
+      // Scheduled from the check phase, this runs in the next loop iteration, after its I/O:
+      // what queued during a commit goes at once, it has waited long enough.
+      if (this.queue.length > 0) this.schedule(0);
+    };
+    if (windowMs > 0) {
+      this.scheduled = 'window';
+      this.windowTimer = setTimeout(run, windowMs);
+    } else {
+      this.scheduled = 'now';
+      setImmediate(run);
+    }
   }
 
   /** The next transaction's appends: in order up to the bound, each stream's in its own order. */
@@ -118,6 +164,7 @@ export class GroupCommit {
       }
     }
     this.queue = rest;
+    this.queuedEvents -= events;
     return batch;
   }
 

@@ -1,4 +1,6 @@
 import Database from 'better-sqlite3';
+import { mkdirSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { openOwnedSqliteFile } from '../../common/owned-sqlite-file';
 import {
   AllSubscriptionItem,
@@ -14,8 +16,11 @@ import {
 } from '../event-store';
 import { ALL_STREAMS, WakeHub } from '../wake-hub';
 import { EventRow, FilteredStatements, toStored } from './event-rows';
-import { GroupCommit } from './group-commit';
+import { lockEventStoreFile, openShared } from './file-lock';
+import { GroupCommit, toRows } from './group-commit';
+import { JustCommitted } from './just-committed';
 import { migrate } from './schema';
+import { Acknowledged, WriterClient } from './writer-client';
 import { asStoreUnavailable } from '../sqlite-errors';
 
 export class EventStoreFileLockedError extends Error {
@@ -27,17 +32,36 @@ export class EventStoreFileLockedError extends Error {
 
 const READ_CHUNK = 1000;
 
+/** How long the writer thread lets a trickle of appends gather before it commits them. */
+export const WRITER_WINDOW_MS = 1;
+
+export interface SqliteOpenOptions {
+  synchronous?: 'FULL' | 'NORMAL';
+  /**
+   * `inline` (the default): the group commit runs on the event loop over the one connection.
+   * `thread`: a writer thread owns the write connection and its group commit, this thread reads
+   * over its own (docs/design.md#the-sqlite-writer-thread). The server uses `thread`.
+   */
+  writer?: 'inline' | 'thread';
+}
+
+/** Where appends go: the group commit on this thread, or the writer thread. */
+type Writer = { kind: 'inline'; commits: GroupCommit } | { kind: 'thread'; client: WriterClient };
+
 /**
  * The embedded event store: one SQLite file in WAL mode, locked to this process. Appends go
- * through the group commit (group-commit.ts); this class serves reads and subscriptions, which a
- * commit wakes (a wake-up carries no events: readers re-read from their own position).
+ * through the group commit (group-commit.ts), here or on the writer thread; this class serves
+ * reads and subscriptions, which a commit wakes (a wake-up carries no events: readers re-read from
+ * their own position, or take the writer thread's latest commit when it holds their next event).
  */
 export class SqliteEventStore implements EventStore {
   readonly kind = 'sqlite' as const;
   /** The file is locked to one process: there are no other instances to hear from. */
   readonly instances = null;
   private readonly signals = new WakeHub();
-  private readonly commits: GroupCommit;
+  private readonly writer: Writer;
+  private readonly justCommitted = new JustCommitted();
+  private readonly headOf: Database.Statement<[string], { revision: number }>;
   private readonly filtered: FilteredStatements;
   private closed = false;
   private readonly lastPosition: Database.Statement<[], { position: number | null }>;
@@ -48,8 +72,16 @@ export class SqliteEventStore implements EventStore {
   private readonly streamChunkAfter: Database.Statement<[string, number], EventRow>;
   private readonly allChunkAfter: Database.Statement<[number], EventRow>;
 
-  private constructor(private readonly db: Database.Database) {
-    this.commits = new GroupCommit(db, (streams) => this.signals.wake([...streams, ALL_STREAMS]));
+  private constructor(
+    /** This thread's connection: every read, and the writes too when the writer is inline. */
+    private readonly db: Database.Database,
+    private readonly lock: Database.Database,
+    thread: { file: string; synchronous: 'FULL' | 'NORMAL' } | null,
+  ) {
+    this.writer = thread
+      ? { kind: 'thread', client: new WriterClient({ ...thread, windowMs: WRITER_WINDOW_MS }, (appends) => this.committed(appends)) }
+      : { kind: 'inline', commits: new GroupCommit(db, (streams) => this.signals.wake([...streams, ALL_STREAMS])) };
+    this.headOf = db.prepare('SELECT revision FROM events WHERE stream_id = ? ORDER BY revision DESC LIMIT 1');
     this.filtered = new FilteredStatements(db);
     this.lastPosition = db.prepare('SELECT max(position) AS position FROM events');
     // Without a LIMIT to bind: SQLite re-prepares a statement whose bound LIMIT changes the plan.
@@ -64,25 +96,57 @@ export class SqliteEventStore implements EventStore {
     this.allChunkAfter = db.prepare(`SELECT * FROM events WHERE position > ? ORDER BY position LIMIT ${READ_CHUNK}`);
   }
 
-  static open(path: string, options: { synchronous?: 'FULL' | 'NORMAL' } = {}): SqliteEventStore {
-    const db = openOwnedSqliteFile(path, options.synchronous ?? 'FULL', (file) => new EventStoreFileLockedError(file));
+  static open(path: string, options: SqliteOpenOptions = {}): SqliteEventStore {
+    const file = resolve(path);
+    const synchronous = options.synchronous ?? 'FULL';
+    const locked = (name: string) => new EventStoreFileLockedError(name);
+    mkdirSync(dirname(file), { recursive: true });
+    const lock = lockEventStoreFile(file, locked);
+    let db: Database.Database | undefined;
     try {
+      // Inline, the file's own exclusive mode locks it as well (against builds without the lock file).
+      db = options.writer === 'thread' ? openShared(file, locked) : openOwnedSqliteFile(file, synchronous, locked);
       migrate(db);
+      return new SqliteEventStore(db, lock, options.writer === 'thread' ? { file, synchronous } : null);
     } catch (error) {
-      db.close();
+      db?.close();
+      lock.close();
       throw error;
     }
-    return new SqliteEventStore(db);
   }
 
   /** Told the size of each group commit (metrics). */
   set onCommit(observer: ((appends: number, events: number) => void) | null) {
-    this.commits.onCommit = observer;
+    if (this.writer.kind === 'inline') this.writer.commits.onCommit = observer;
+    else this.writer.client.onCommit = observer;
   }
 
   append(streamId: string, events: NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
     if (this.closed) return Promise.reject(new Error('event store is closed'));
-    return this.commits.append(streamId, events, expected);
+    if (this.writer.kind === 'inline') return this.writer.commits.append(streamId, events, expected);
+    try {
+      return this.writer.client.append(streamId, toRows(events), expected);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
+
+  /** Fault tests: runs a pragma on the write connection (`max_page_count`, `query_only`), wherever it is. */
+  writerPragma(sql: string): void {
+    if (this.writer.kind === 'inline') this.db.pragma(sql);
+    else this.writer.client.pragma(sql);
+  }
+
+  /** Fault tests: the writer thread ends after its next commit, before acknowledging it. */
+  crashWriterAfterNextCommit(): void {
+    if (this.writer.kind !== 'thread') throw new Error('the inline writer has no thread to end');
+    this.writer.client.crashAfterNextCommit();
+  }
+
+  /** The writer thread's commit: its followers get the events from it, then everyone is woken. */
+  private committed(appends: Acknowledged[]): void {
+    this.justCommitted.record(appends, (streamId) => this.signals.hasWaiters(streamId));
+    this.signals.wake([...new Set(appends.map((a) => a.streamId)), ALL_STREAMS]);
   }
 
   async readStream(streamId: string, options: ReadOptions = {}): Promise<StoredEvent[]> {
@@ -93,7 +157,7 @@ export class SqliteEventStore implements EventStore {
 
   async streamHead(streamId: string): Promise<number | null> {
     this.assertOpen();
-    return this.reading(() => this.commits.head(streamId));
+    return this.reading(() => this.headOf.get(streamId)?.revision ?? null);
   }
 
   async streamTenant(streamId: string): Promise<string | null> {
@@ -122,7 +186,7 @@ export class SqliteEventStore implements EventStore {
   subscribeToStream(streamId: string, options: SubscribeOptions = {}): AsyncIterable<StoredEvent> {
     return this.follow(
       streamId,
-      (after) => this.streamChunkAfter.all(streamId, after ?? -1),
+      (after) => this.justCommitted.after(streamId, after ?? -1) ?? this.streamChunkAfter.all(streamId, after ?? -1).map(toStored),
       (event) => event.revision,
       options,
     );
@@ -131,7 +195,7 @@ export class SqliteEventStore implements EventStore {
   subscribeToAll(options: SubscribeOptions = {}): AsyncIterable<StoredEvent> {
     return this.follow(
       ALL_STREAMS,
-      (after) => this.allChunkAfter.all(after ?? 0),
+      (after) => this.allChunkAfter.all(after ?? 0).map(toStored),
       (event) => event.position,
       options,
     );
@@ -171,7 +235,7 @@ export class SqliteEventStore implements EventStore {
 
   private async *follow(
     channel: string | typeof ALL_STREAMS,
-    readAfter: (after: number | undefined) => EventRow[],
+    readAfter: (after: number | undefined) => StoredEvent[],
     cursorOf: (event: StoredEvent) => number,
     { after, signal }: SubscribeOptions,
   ): AsyncGenerator<StoredEvent> {
@@ -179,9 +243,8 @@ export class SqliteEventStore implements EventStore {
     while (!this.closed && !signal?.aborted) {
       const wait = this.signals.wait(channel, signal);
       try {
-        const rows = this.reading(() => readAfter(cursor));
-        for (const row of rows) {
-          const event = toStored(row);
+        const events = this.reading(() => readAfter(cursor));
+        for (const event of events) {
           yield event;
           cursor = cursorOf(event);
           if (signal?.aborted) return;
@@ -189,7 +252,7 @@ export class SqliteEventStore implements EventStore {
         // A full chunk may have more behind it. A short one held everything committed when it was
         // read, and `wait`, registered before that read, fires on any later commit — so no
         // re-read that would come back empty.
-        if (rows.length < READ_CHUNK) await wait.promise;
+        if (events.length < READ_CHUNK) await wait.promise;
       } finally {
         wait.cancel();
       }
@@ -210,9 +273,11 @@ export class SqliteEventStore implements EventStore {
 
   async close(): Promise<void> {
     if (this.closed) return;
-    this.commits.flush();
     this.closed = true;
+    if (this.writer.kind === 'inline') this.writer.commits.flush();
+    else await this.writer.client.close();
     this.signals.wakeEveryone();
     this.db.close();
+    this.lock.close();
   }
 }

@@ -1,0 +1,130 @@
+import type { Worker } from 'node:worker_threads';
+import { spawnWorker } from '../../common/spawn-worker';
+import { AppendResult, ExpectedRevision, StoreUnavailableError, WrongExpectedRevisionError } from '../event-store';
+import type { EventRowIn } from './group-commit';
+import type { WriterData, WriterFailure, WriterRequest, WriterResponse } from './writer-messages';
+
+interface Pending {
+  streamId: string;
+  rows: EventRowIn[];
+  resolve(result: AppendResult): void;
+  reject(error: Error): void;
+}
+
+/** An append the writer thread acknowledged, with what it stored: enough to hand its events on. */
+export interface Acknowledged {
+  streamId: string;
+  rows: EventRowIn[];
+  result: AppendResult;
+}
+
+function errorOf(failure: WriterFailure): Error {
+  switch (failure.kind) {
+    case 'conflict':
+      return new WrongExpectedRevisionError(failure.streamId, failure.expected, failure.actual);
+    case 'unavailable':
+      return new StoreUnavailableError(failure.message, Object.assign(new Error(failure.causeMessage), { code: failure.code }));
+    default:
+      return new Error(failure.message);
+  }
+}
+
+/**
+ * The event loop's side of the writer thread (writer-thread.ts): posts encoded appends and
+ * settles each one from the thread's answer. A thread that dies leaves its appends' outcomes
+ * unknown, so they are refused as `StoreUnavailableError` (the caller retries with the same
+ * event ids: docs/design.md#the-sqlite-writer-thread), and the next append starts a new thread.
+ */
+export class WriterClient {
+  private worker: Worker | null = null;
+  private readonly pending = new Map<number, Pending>();
+  private nextId = 1;
+  private closed: Promise<void> | null = null;
+  /** Told the size of each group commit (metrics). */
+  onCommit: ((appends: number, events: number) => void) | null = null;
+
+  constructor(
+    private readonly data: WriterData,
+    /** Called once per commit with the appends it stored, after their promises settled. */
+    private readonly committed: (appends: Acknowledged[]) => void,
+  ) {}
+
+  append(streamId: string, rows: EventRowIn[], expected: ExpectedRevision): Promise<AppendResult> {
+    if (this.closed) return Promise.reject(new Error('event store is closed'));
+    const worker = this.thread();
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { streamId, rows, resolve, reject });
+      // Referenced only while it holds appends: an idle writer never keeps the process alive.
+      if (this.pending.size === 1) worker.ref();
+      this.post(worker, { kind: 'append', id, streamId, expected, rows });
+    });
+  }
+
+  /** Fault tests: a pragma on the write connection, applied before any append posted after it. */
+  pragma(sql: string): void {
+    this.post(this.thread(), { kind: 'pragma', sql });
+  }
+
+  /** Fault tests: the thread ends after its next commit, before acknowledging it. */
+  crashAfterNextCommit(): void {
+    this.post(this.thread(), { kind: 'crash-after-commit' });
+  }
+
+  /** Commits what the thread holds, then ends it; appends after this are refused. */
+  close(): Promise<void> {
+    this.closed ??= this.stop();
+    return this.closed;
+  }
+
+  private async stop(): Promise<void> {
+    const worker = this.worker;
+    if (!worker) return;
+    const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
+    worker.ref();
+    this.post(worker, { kind: 'close' });
+    await exited;
+  }
+
+  private post(worker: Worker, request: WriterRequest): void {
+    worker.postMessage(request);
+  }
+
+  private thread(): Worker {
+    if (this.worker) return this.worker;
+    const worker = spawnWorker(__dirname, 'writer-thread', { workerData: this.data });
+    worker.unref();
+    let failure: Error | null = null;
+    worker.on('message', (message: WriterResponse) => {
+      if (message.kind === 'settled') this.settle(message);
+    });
+    worker.on('error', (error) => (failure = error));
+    worker.on('exit', (code) => {
+      if (this.worker === worker) this.worker = null;
+      const reason = failure ? failure.message : `exit code ${code}`;
+      const lost = [...this.pending.values()];
+      this.pending.clear();
+      for (const pending of lost) {
+        pending.reject(new StoreUnavailableError(`the SQLite writer thread stopped (${reason}); the append may or may not be stored`, failure ?? undefined));
+      }
+    });
+    this.worker = worker;
+    return worker;
+  }
+
+  private settle({ outcomes, commits }: Extract<WriterResponse, { kind: 'settled' }>): void {
+    const stored: Acknowledged[] = [];
+    for (const outcome of outcomes) {
+      const pending = this.pending.get(outcome.id);
+      if (!pending) continue;
+      this.pending.delete(outcome.id);
+      if ('result' in outcome) {
+        pending.resolve(outcome.result);
+        stored.push({ streamId: pending.streamId, rows: pending.rows, result: outcome.result });
+      } else pending.reject(errorOf(outcome.failure));
+    }
+    if (this.pending.size === 0 && !this.closed) this.worker?.unref();
+    for (const { appends, events } of commits) this.onCommit?.(appends, events);
+    if (stored.length > 0) this.committed(stored);
+  }
+}

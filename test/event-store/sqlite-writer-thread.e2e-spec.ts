@@ -1,0 +1,182 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { newId } from '../../src/common/ids';
+import { NewEvent, StoreUnavailableError, WrongExpectedRevisionError } from '../../src/event-store/event-store';
+import { SqliteEventStore } from '../../src/event-store/sqlite/sqlite-event-store';
+import { describeEventStoreContract } from './event-store-contract';
+import { collect, ev, evs, range, revisions } from './contract/helpers';
+
+/**
+ * The SQLite adapter with its writer thread (docs/design.md#the-sqlite-writer-thread): the port's
+ * contract, and what the thread must never do when it dies, refuses or is stopped mid-batch —
+ * lose an acknowledged event, or write one twice.
+ */
+const REPO_ROOT = resolve(__dirname, '../..');
+const tempDirs: string[] = [];
+
+function tempDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'runledger-writer-'));
+  tempDirs.push(dir);
+  return dir;
+}
+
+afterAll(() => {
+  for (const dir of tempDirs) rmSync(dir, { recursive: true, force: true });
+});
+
+const openThreaded = (file: string) => SqliteEventStore.open(file, { writer: 'thread' });
+
+describeEventStoreContract('sqlite (writer thread)', async () => openThreaded(join(tempDir(), 'events.db')));
+
+async function rejection(promise: Promise<unknown>): Promise<unknown> {
+  return promise.then(
+    () => {
+      throw new Error('expected the append to be rejected');
+    },
+    (error: unknown) => error,
+  );
+}
+
+/** Events with ids, as a caller that may retry sends them. */
+const withIds = (n: number, from = 0, pad = ''): NewEvent[] => range(from, from + n).map((i) => ({ ...ev('test.w', { i, pad }), id: newId() }));
+
+describe('SqliteEventStore with its writer thread', () => {
+  let store: SqliteEventStore;
+  let file: string;
+
+  beforeEach(() => {
+    file = join(tempDir(), 'events.db');
+    store = openThreaded(file);
+  });
+
+  afterEach(async () => {
+    await store.close();
+  });
+
+  it('a thread that dies after committing, before answering: its appends are refused as unknown, stored once, and a retry finds them', async () => {
+    await store.append('steady', evs(1), 'no_stream');
+    const events = withIds(3);
+    store.crashWriterAfterNextCommit();
+    const outcomes = await Promise.allSettled([store.append('steady', events, 0), store.append('other', withIds(2), 'no_stream')]);
+    for (const outcome of outcomes) expect((outcome as PromiseRejectedResult).reason).toBeInstanceOf(StoreUnavailableError);
+
+    // A new thread takes the retry: same ids, same expected revision. The batch was committed, so
+    // the retry conflicts and the caller finds its own ids in the stream, once each.
+    const retry = await rejection(store.append('steady', events, 0));
+    expect(retry).toBeInstanceOf(WrongExpectedRevisionError);
+    const stored = await store.readStream('steady');
+    expect(revisions(stored)).toEqual([0, 1, 2, 3]);
+    expect(stored.slice(1).map((e) => e.id)).toEqual(events.map((e) => e.id));
+    expect(await store.append('steady', evs(1), 3)).toMatchObject({ nextRevision: 4 });
+  });
+
+  it('a commit the file refuses while the thread holds the batch: every append of it fails typed, none is stored, the same events go in once there is room', async () => {
+    await store.append('steady', evs(2), 'no_stream');
+    const before = await store.readAll();
+    const follow = collect((signal) => store.subscribeToStream('steady', { after: 1, signal }), 3);
+    store.writerPragma(`max_page_count = ${store['db'].pragma('page_count', { simple: true }) as number}`);
+    const big = withIds(3, 0, 'x'.repeat(50_000));
+    const outcomes = await Promise.allSettled([store.append('small', evs(1), 'no_stream'), store.append('steady', big, 1)]);
+    for (const outcome of outcomes) {
+      const reason = (outcome as PromiseRejectedResult).reason as StoreUnavailableError;
+      expect(reason).toBeInstanceOf(StoreUnavailableError);
+      expect(reason.message).toMatch(/SQLITE_FULL/);
+      expect((reason.cause as { code?: string }).code).toBe('SQLITE_FULL');
+    }
+    expect(await store.readAll()).toEqual(before);
+
+    store.writerPragma('max_page_count = 4294967294');
+    expect(await store.append('steady', big, 1)).toMatchObject({ nextRevision: 4 });
+    const stored = await store.readStream('steady');
+    expect(stored.slice(2).map((e) => e.id)).toEqual(big.map((e) => e.id));
+    // The follower got the events from the commit, exactly as a read returns them.
+    expect(await follow).toEqual(stored.slice(2));
+  });
+
+  it('checks expected revisions inside the commit: of racing appends exactly one wins, and a payload JSON cannot encode fails alone', async () => {
+    const racing = await Promise.allSettled(range(0, 10).map((k) => store.append('claim', [ev('test.claim', { k })], 'no_stream')));
+    expect(racing.filter((o) => o.status === 'fulfilled')).toHaveLength(1);
+    for (const lost of racing.filter((o) => o.status === 'rejected')) {
+      expect((lost as PromiseRejectedResult).reason).toBeInstanceOf(WrongExpectedRevisionError);
+    }
+    const [bad, good] = await Promise.allSettled([
+      store.append('bad', [ev('test.bad', { n: BigInt(1) })], 'no_stream'),
+      store.append('good', evs(1), 'no_stream'),
+    ]);
+    expect(bad.status).toBe('rejected');
+    expect(good.status).toBe('fulfilled');
+    expect(await store.readStream('bad')).toEqual([]);
+  });
+
+  it('close commits what the thread holds, then refuses new appends', async () => {
+    const pending = range(0, 50).map((k) => store.append(`late-${k}`, evs(2), 'no_stream'));
+    await store.close();
+    for (const append of pending) await expect(append).resolves.toMatchObject({ nextRevision: 1 });
+    await expect(store.append('late-0', evs(1), 1)).rejects.toThrow(/closed/);
+    store = openThreaded(file);
+    expect(await store.readAll()).toHaveLength(100);
+  });
+
+  it('keeps the file locked to its process for both writers', async () => {
+    expect(() => SqliteEventStore.open(file)).toThrow(/another process/);
+    expect(() => openThreaded(file)).toThrow(/another process/);
+  });
+});
+
+/**
+ * A process that appends from 20 writers, closes the store while appends are in flight and exits
+ * 0: every append it saw acknowledged must be in the file, each once.
+ */
+function appendThenExit(storeFile: string): Promise<{ code: number; stdout: string; stderr: string }> {
+  const script = `
+    const { SqliteEventStore } = require('./src/event-store/sqlite/sqlite-event-store');
+    const store = SqliteEventStore.open(process.env.STORE_FILE, { writer: 'thread' });
+    const meta = { tenantId: 't', schemaVersion: 1, correlationId: null, causationId: null };
+    let acks = 0;
+    const writer = async (w) => {
+      for (let k = 0; ; k++) {
+        try {
+          await store.append('w-' + w, [{ type: 'test.w', data: { k }, metadata: meta }], k === 0 ? 'no_stream' : k - 1);
+        } catch (e) {
+          return;
+        }
+        console.log('acked w-' + w + ' ' + k);
+        if (++acks === 400) store.close().then(() => process.exit(0));
+      }
+    };
+    for (let w = 0; w < 20; w++) writer(w);`;
+  return new Promise((done) => {
+    execFile(
+      process.execPath,
+      ['-r', 'ts-node/register/transpile-only', '-e', script],
+      { cwd: REPO_ROOT, env: { ...process.env, STORE_FILE: storeFile }, timeout: 30_000 },
+      (error, stdout, stderr) => done({ code: error ? ((error.code as number) ?? -1) : 0, stdout, stderr }),
+    );
+  });
+}
+
+describe('SqliteEventStore writer thread at process exit', () => {
+  it('has every acknowledged event on disk, once, after close with a batch in flight and exit 0', async () => {
+    const storeFile = join(tempDir(), 'events.db');
+    const child = await appendThenExit(storeFile);
+    expect(child).toMatchObject({ code: 0 });
+    const acked = child.stdout.trim().split('\n');
+    expect(acked.length).toBeGreaterThanOrEqual(400);
+
+    const store = SqliteEventStore.open(storeFile);
+    try {
+      const stored = await store.readAll();
+      const keys = stored.map((e) => `acked ${e.streamId} ${e.data.k as number}`);
+      expect(new Set(keys).size).toBe(keys.length);
+      for (const line of acked) expect(keys).toContain(line);
+      for (const w of range(0, 20)) {
+        const revs = revisions(await store.readStream(`w-${w}`));
+        expect(revs).toEqual(range(0, revs.length));
+      }
+    } finally {
+      await store.close();
+    }
+  }, 60_000);
+});

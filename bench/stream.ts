@@ -12,10 +12,15 @@
  * 1. Baseline: raw better-sqlite3 inserts of delta-shaped rows, 50 per transaction, WAL, FULL.
  * 2. Throughput: N executions × 1,000 deltas as fast as they go; delta events stored per second.
  * 3. Latency: N executions × 50 deltas/s for 10 s; occurredAt → SSE receipt, server CPU.
+ * 4. Paced: N executions × 100 deltas/s for 10 s, first on a bare node:http SSE server playing the
+ *    same scripts (bench/lib/bare-sse-server.ts), then on Runledger: deltas delivered per second
+ *    (goal ≥ 0.95 of the bare server's), latency p99 (goal ≤ 10 ms), CPU per delta side by side.
  */
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { startBareSse } from './lib/bare-fastify';
 import { CpuWindow } from './lib/cpu';
+import { HttpClient } from './lib/http-client';
 import { newestProfile, summarizeProfile } from './lib/cpu-profile';
 import { fixed, int, line, percentile } from './lib/format';
 import { ServerProcess } from './lib/server';
@@ -31,6 +36,9 @@ const LATENCY_SECONDS = QUICK ? 3 : 10;
 const LATENCY_RATE = 50; // deltas per second per execution
 const THROUGHPUT_GOAL = 0.5;
 const P99_GOAL_MS = 25;
+const PACED_RATE = 100; // deltas per second per execution
+const PACED_RATIO_GOAL = 0.95;
+const PACED_P99_GOAL_MS = 10;
 const profileDir = PROFILE ? join(tmpdir(), `runledger-stream-profiles-${Date.now()}`) : undefined;
 
 /** A few bytes each, all different, so order can be checked. */
@@ -145,8 +153,68 @@ async function main(): Promise<void> {
     cpuLines(usage, EXECUTIONS * texts);
     ok = reportRuns(result.runs, texts) && ok;
   });
+  ok = (await pacedPhase()) && ok;
   if (profileDir) console.log(`\nCPU profiles kept in ${profileDir}`);
   if (!ok) process.exitCode = 1;
+}
+
+interface PacedFigures {
+  rate: number;
+  p50: number;
+  p99: number;
+  cpuPerDeltaUs: number;
+  ok: boolean;
+}
+
+/** One paced run of N executions against `client` (whose process is `pid`): what was delivered, how late, at what CPU. */
+async function paced(label: string, client: HttpClient, pid: number, script: ScriptStep[], texts: number): Promise<PacedFigures> {
+  let cpu!: CpuWindow;
+  const result = await runPhase(
+    client,
+    { label, executions: EXECUTIONS, script, measureLatency: true, timeoutMs: (LATENCY_SECONDS + 60) * 1000 },
+    () => (cpu = new CpuWindow(pid)),
+  );
+  const usage = cpu.stop();
+  const { ms, live } = result.latencies;
+  const liveOnly = Float64Array.from(ms.filter((_, i) => live[i])).sort();
+  const seconds = (result.endedAt - result.startedAt) / 1000;
+  return {
+    rate: ms.length / seconds,
+    p50: percentile(liveOnly, 50),
+    p99: percentile(liveOnly, 99),
+    cpuPerDeltaUs: (usage.serverCpuSeconds / (EXECUTIONS * texts)) * 1e6,
+    ok: reportRuns(result.runs, texts),
+  };
+}
+
+async function pacedPhase(): Promise<boolean> {
+  const texts = LATENCY_SECONDS * PACED_RATE;
+  const gap = 1000 / PACED_RATE;
+  console.log(
+    `\n4. Paced: ${EXECUTIONS} executions × ${PACED_RATE} deltas/s for ${LATENCY_SECONDS} s (asked: ${int(EXECUTIONS * PACED_RATE)} deltas/s), a bare node:http SSE server first, then Runledger`,
+  );
+  const script: ScriptStep[] = [];
+  for (let i = 0; i < texts; i++) script.push({ type: 'text', text: latencyText(i) }, { type: 'delay', ms: gap });
+  const bareServer = await startBareSse();
+  let bare: PacedFigures;
+  try {
+    bare = await paced('bare', new HttpClient(bareServer.baseUrl), bareServer.pid, script, texts);
+  } finally {
+    await bareServer.stop();
+  }
+  const ours = await withServer('paced', (server) => paced('paced', server.client, server.pid, script, texts));
+  const row = (f: PacedFigures) =>
+    `${int(f.rate)} deltas/s, latency p50 ${fixed(f.p50, 0)} ms, p99 ${fixed(f.p99, 0)} ms (live), server CPU ${fixed(f.cpuPerDeltaUs, 0)} µs per delta`;
+  const ratio = ours.rate / bare.rate;
+  console.log(line('baseline: bare node:http SSE', row(bare)));
+  console.log(line('Runledger', row(ours)));
+  console.log(
+    line(
+      'ratio to baseline',
+      `${fixed(ratio, 3)} (goal ≥ ${PACED_RATIO_GOAL}: ${ratio >= PACED_RATIO_GOAL ? 'met' : 'NOT met'}); p99 goal ≤ ${PACED_P99_GOAL_MS} ms: ${ours.p99 <= PACED_P99_GOAL_MS ? 'met' : 'NOT met'}`,
+    ),
+  );
+  return bare.ok && ours.ok;
 }
 
 void main().catch((error) => {

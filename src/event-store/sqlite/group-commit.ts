@@ -73,6 +73,8 @@ export class GroupCommit {
   private scheduled: 'now' | 'window' | null = null;
   private windowTimer: NodeJS.Timeout | null = null;
   private queuedEvents = 0;
+  /** performance.now() when the last commit ended. */
+  private lastCommitAt = -Infinity;
   private readonly headOf: Database.Statement<[string], { revision: number }>;
   private readonly insert: Database.Statement<unknown[]>;
   /** Told the size of each group commit (metrics); set by whoever cares. */
@@ -82,7 +84,7 @@ export class GroupCommit {
     private readonly db: Database.Database,
     /** Called after each commit with the streams it touched. */
     private readonly committed: (streams: string[]) => void,
-    /** How long the first append of a batch waits for others to join it; 0: until setImmediate. */
+    /** The shortest time from one commit's end to the next one's start (unless a full commit waits); 0: none. */
     private readonly windowMs = 0,
   ) {
     this.headOf = db.prepare('SELECT revision FROM events WHERE stream_id = ? ORDER BY revision DESC LIMIT 1');
@@ -111,7 +113,10 @@ export class GroupCommit {
   enqueue(pending: PendingAppend): void {
     this.queue.push(pending);
     this.queuedEvents += pending.rows.length;
-    this.schedule(this.queuedEvents >= MAX_EVENTS_PER_COMMIT ? 0 : this.windowMs);
+    // At most one commit per window: an append after a quiet spell goes at once, a trickle
+    // arriving right behind a commit waits out the rest of the window and shares the next one.
+    const rest = this.windowMs - (performance.now() - this.lastCommitAt);
+    this.schedule(this.queuedEvents >= MAX_EVENTS_PER_COMMIT ? 0 : Math.max(0, rest));
   }
 
   /** Commits everything queued now, in as many transactions as it takes (close calls it, so nothing queued is dropped). */
@@ -122,10 +127,7 @@ export class GroupCommit {
     while (this.queue.length > 0) this.commitNext();
   }
 
-  /**
-   * A window of 0 commits at setImmediate, after the I/O of this loop iteration; a longer one
-   * lets a trickle of appends share the commit, unless a full commit's worth is already queued.
-   */
+  /** 0 commits at setImmediate, after the I/O of this loop iteration; more waits that long first. */
   private schedule(windowMs: number): void {
     if (this.scheduled === 'now' || (this.scheduled === 'window' && windowMs > 0)) return;
     if (this.windowTimer) clearTimeout(this.windowTimer);
@@ -134,6 +136,7 @@ export class GroupCommit {
       this.scheduled = null;
       this.windowTimer = null;
       this.commitNext();
+      this.lastCommitAt = performance.now();
       // Scheduled from the check phase, this runs in the next loop iteration, after its I/O:
       // what queued during a commit goes at once, it has waited long enough.
       if (this.queue.length > 0) this.schedule(0);

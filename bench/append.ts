@@ -73,7 +73,6 @@ function event(stream: number, i: number): NewEvent {
 
 const streamName = (run: string, s: number) => `execution-${run}-${s}`;
 
-
 function progress(label: string, done: () => number): () => void {
   const started = performance.now();
   const timer = setInterval(() => {

@@ -17,8 +17,10 @@ const ROOT = resolve(__dirname, '..', '..');
 
 /** The newest .cpuprofile in `dir`. */
 export function newestProfile(dir: string): string | null {
+  // CPU.<date>.<time>.<pid>.<thread>.<n>.cpuprofile: thread 0 is the event loop; worker threads
+  // (the SQLite writer, the schema checker) write profiles of their own, left out here.
   const files = readdirSync(dir)
-    .filter((f) => f.endsWith('.cpuprofile'))
+    .filter((f) => f.endsWith('.cpuprofile') && /\.\d+\.0\.\d+\.cpuprofile$/.test(f))
     .sort();
   return files.length ? join(dir, files[files.length - 1]) : null;
 }

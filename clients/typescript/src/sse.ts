@@ -23,16 +23,15 @@ export async function* parseSse(body: ReadableStream<Uint8Array>, fields: SseFie
   let event = '';
   let id: string | null = null;
   try {
-    for (;;) {
-      const { value, done } = await reader.read();
-      if (done) return;
-      buffer += decoder.decode(value, { stream: true });
-      let end: RegExpExecArray | null;
+    for (let done = false; !done;) {
+      const chunk = await reader.read();
+      done = chunk.done;
+      buffer += done ? decoder.decode() : decoder.decode(chunk.value, { stream: true });
       const lineEnd = /\r\n|\r|\n/g;
       let start = 0;
-      while ((end = lineEnd.exec(buffer)) !== null) {
-        // A lone \r at the very end may be the first half of \r\n: wait for the next chunk.
-        if (end[0] === '\r' && end.index === buffer.length - 1) break;
+      for (let end = lineEnd.exec(buffer); end !== null; end = lineEnd.exec(buffer)) {
+        // A lone \r at the end of what came so far may be the first half of \r\n: wait for the next chunk.
+        if (!done && end[0] === '\r' && end.index === buffer.length - 1) break;
         const line = buffer.slice(start, end.index);
         start = end.index + end[0].length;
         if (line === '') {

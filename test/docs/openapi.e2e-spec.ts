@@ -4,8 +4,8 @@ import { openApiPath, servedRoutes } from './served-routes';
 
 type Operation = { responses: Record<string, any>; requestBody?: any; security?: unknown[]; parameters?: any[] };
 
-/** The docs' own pages and files are not part of the API they describe. */
-const isDocsRoute = (url: string) => url === '/docs' || url.startsWith('/docs/');
+/** The docs' and the console's own pages and files are not part of the API they describe. */
+const isDocsRoute = (url: string) => /^\/(docs|console)([/*]|$)/.test(url);
 
 /** Statuses each route answers per the binding, beyond 400/401/429/500/503 that every /v1 route has. */
 const ROUTE_STATUSES: Record<string, number[]> = {

@@ -1,4 +1,5 @@
 import { FollowOptions, follow } from './follow';
+import { newIdempotencyKey } from './idempotency-key';
 import { ClientOptions, Transport } from './transport';
 import {
   Action,
@@ -72,7 +73,7 @@ export class RunledgerClient {
    * safely after a dropped connection or a 503/429: it never creates two executions.
    */
   async start(body: StartExecutionRequest, options: CallOptions = {}): Promise<StartResult> {
-    const keyed = { ...body, idempotencyKey: body.idempotencyKey ?? globalThis.crypto.randomUUID() };
+    const keyed = { ...body, idempotencyKey: body.idempotencyKey ?? newIdempotencyKey() };
     const { data, response } = await this.http.json<Execution>('POST', '/v1/executions', { ...options, body: keyed, safe: true });
     return { execution: data, replayed: response.headers.get('idempotent-replayed') === 'true' };
   }

@@ -29,7 +29,13 @@ export async function readTurns(store: EventStore, conversationId: string): Prom
 export const turnsStateOf = (event: StoredEvent): TurnsState => ({ open: (event.data as unknown as Admission).open });
 
 /** Appends the admission at the revision its state was read at; a racing start makes it conflict. */
-export async function appendAdmission(store: EventStore, tenantId: string, conversationId: string, admission: Admission, expected: ReadTurns['revision']): Promise<void> {
+export async function appendAdmission(
+  store: EventStore,
+  tenantId: string,
+  conversationId: string,
+  admission: Admission,
+  expected: ReadTurns['revision'],
+): Promise<void> {
   await store.append(
     turnsStream(conversationId),
     [

@@ -49,7 +49,11 @@ describe('concurrency policies', () => {
   describe('enqueue', () => {
     it('20 concurrent enqueue starts run one at a time, in creation order', async () => {
       const c = await conversation({ concurrency: 'enqueue' });
-      const script = [{ type: 'text', text: 'x' }, { type: 'delay', ms: 5 }, { type: 'text', text: 'y' }];
+      const script = [
+        { type: 'text', text: 'x' },
+        { type: 'delay', ms: 5 },
+        { type: 'text', text: 'y' },
+      ];
       const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => start(c, { input: { text: `turn ${i}` }, config: { script } })));
       expect(answers.map((r) => r.status)).toEqual(Array(20).fill(201));
       for (const r of answers) expect(r.body.concurrency).toBe('enqueue');

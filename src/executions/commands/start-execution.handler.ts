@@ -78,7 +78,12 @@ export class StartExecutionHandler implements ICommandHandler<StartExecutionComm
     bindExecutionId(executionId);
     const concurrency = request.concurrency ?? fallback;
     // Its conversation decides first (docs/design.md#concurrency): a refusal appends nothing else.
-    const admission = await admitExecution(this.store, { tenantId, conversationId: request.conversationId, executionId, concurrency: concurrency ?? 'parallel' });
+    const admission = await admitExecution(this.store, {
+      tenantId,
+      conversationId: request.conversationId,
+      executionId,
+      concurrency: concurrency ?? 'parallel',
+    });
     const events = decide({ type: 'queue', data: this.queuedData({ ...request, concurrency }) }, null);
     const occurredAt = nowIso();
     const result = await this.store.append(executionStream(executionId), toNewEvents(executionId, events, { tenantId, occurredAt }), 'no_stream');

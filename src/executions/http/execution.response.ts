@@ -69,7 +69,7 @@ export class ExecutionResponse {
   @ApiPropertyOptional(TIMEOUT_MS('How long each action may stay unanswered unless it says otherwise; absent when not set'))
   actionTimeoutMs?: number;
 
-  @ApiPropertyOptional(CONCURRENCY_SHOWN('Its concurrency policy, its own or its conversation\'s; absent when neither set one (parallel)'))
+  @ApiPropertyOptional(CONCURRENCY_SHOWN("Its concurrency policy, its own or its conversation's; absent when neither set one (parallel)"))
   concurrency?: ConcurrencyPolicy;
 
   @ApiProperty(ISO_TIME)

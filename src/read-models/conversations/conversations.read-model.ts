@@ -15,9 +15,10 @@ export class ConversationsReadModel {
   private readonly byIdStatement;
 
   constructor(db: Database.Database) {
-    this.byIdStatement = db.prepare<[string], { id: string; tenant_id: string; title: string | null; metadata: string; created_at: string; concurrency: string | null }>(
-      'SELECT id, tenant_id, title, metadata, created_at, concurrency FROM conversations WHERE id = ?',
-    );
+    this.byIdStatement = db.prepare<
+      [string],
+      { id: string; tenant_id: string; title: string | null; metadata: string; created_at: string; concurrency: string | null }
+    >('SELECT id, tenant_id, title, metadata, created_at, concurrency FROM conversations WHERE id = ?');
   }
 
   byId(id: string): ConversationRow | undefined {

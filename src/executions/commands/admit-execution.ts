@@ -3,6 +3,10 @@ import { appendAdmission, readTurns } from '../../conversations/turns-stream';
 import { EventStore, WrongExpectedRevisionError } from '../../event-store/event-store';
 import { isTerminalEvent } from '../domain/execution-events';
 import { executionStream } from '../execution-stream';
+import { retryDelay } from '../../common/backoff';
+
+/** How long an admission waits for an earlier admitted start's run.queued (docs/design.md#concurrency). */
+export const ADMISSION_GRACE_MS = 10_000;
 
 export interface AdmitRequest {
   tenantId: string;
@@ -18,11 +22,21 @@ export interface AdmitRequest {
  * execution admitted already (an idempotent retry) is answered from the turns, nothing appended.
  */
 export async function admitExecution(store: EventStore, request: AdmitRequest): Promise<Admission> {
-  for (;;) {
+  const began = Date.now();
+  for (let waits = 1; ; ) {
     const turns = await readTurns(store, request.conversationId);
-    const ended = await endedAmong(store, turns.state.open);
     const mine = turns.state.open.find((turn) => turn.executionId === request.executionId);
+    const { ended, absent } = await endsOf(store, turns.state.open);
     if (mine) return readmitted(mine, predecessorsOf(turns.state, mine.executionId, ended) ?? [], turns.state.open);
+    // An admitted start not yet queued is about to be: waiting for its run.queued keeps the
+    // conversation's list (by run.queued) in the order its turns were decided. One that never
+    // comes (its process died in between) stops holding the others after ADMISSION_GRACE_MS.
+    if (absent.length > 0 && Date.now() - began < ADMISSION_GRACE_MS) {
+      // Its run.queued is one append away: a few ms, growing to 50 while it does not come.
+      await retryDelay(Math.min(5 * waits++, 50));
+      continue;
+    }
+    for (const id of absent) ended.add(id);
     const admission = decideAdmission(request.conversationId, { ...request, ended }, turns.state);
     try {
       await appendAdmission(store, request.tenantId, request.conversationId, admission, turns.revision);
@@ -40,15 +54,22 @@ function readmitted(turn: OpenTurn, earlier: string[], open: OpenTurn[]): Admiss
 
 /** Which of these executions have ended: a terminal event is the last of its stream, and final. */
 export async function endedAmong(store: EventStore, turns: readonly { executionId: string }[]): Promise<Set<string>> {
-  const ended = await Promise.all(turns.map(({ executionId }) => hasEnded(store, executionId)));
-  return new Set(turns.filter((_, i) => ended[i]).map((t) => t.executionId));
+  return (await endsOf(store, turns)).ended;
 }
 
-async function hasEnded(store: EventStore, executionId: string): Promise<boolean> {
+async function endsOf(store: EventStore, turns: readonly { executionId: string }[]): Promise<{ ended: Set<string>; absent: string[] }> {
+  const ends = await Promise.all(turns.map(({ executionId }) => endOf(store, executionId)));
+  return {
+    ended: new Set(turns.filter((_, i) => ends[i] === 'ended').map((t) => t.executionId)),
+    absent: turns.filter((_, i) => ends[i] === 'absent').map((t) => t.executionId),
+  };
+}
+
+async function endOf(store: EventStore, executionId: string): Promise<'ended' | 'open' | 'absent'> {
   const stream = executionStream(executionId);
   const head = await store.streamHead(stream);
   // Admitted but not yet queued: a start on its way (docs/design.md#concurrency).
-  if (head === null) return false;
+  if (head === null) return 'absent';
   const [last] = await store.readStream(stream, { after: head - 1, limit: 1 });
-  return last !== undefined && isTerminalEvent(last.type);
+  return last !== undefined && isTerminalEvent(last.type) ? 'ended' : 'open';
 }

@@ -11,7 +11,8 @@ describeOnSqlite('enqueued executions across a restart', () => {
     const sqlitePath = tempSqlitePath();
     const first = await startApp({ sqlitePath });
     const c = await createConversation(first.baseUrl, { concurrency: 'enqueue' });
-    const blocking = (await startExecution(first.baseUrl, { conversationId: c, config: { script: [{ type: 'action', kind: 'approval', prompt: 'go?' }] } })).body;
+    const blocking = (await startExecution(first.baseUrl, { conversationId: c, config: { script: [{ type: 'action', kind: 'approval', prompt: 'go?' }] } }))
+      .body;
     await waitForAction(first.baseUrl, blocking.id);
     const queued = [];
     for (let i = 0; i < 3; i++) queued.push((await startExecution(first.baseUrl, { conversationId: c, input: { text: `turn ${i}` } })).body);

@@ -23,7 +23,7 @@ export interface AdmitRequest {
  */
 export async function admitExecution(store: EventStore, request: AdmitRequest): Promise<Admission> {
   const began = Date.now();
-  for (let waits = 1; ; ) {
+  for (let waits = 1; ;) {
     const turns = await readTurns(store, request.conversationId);
     const mine = turns.state.open.find((turn) => turn.executionId === request.executionId);
     const { ended, absent } = await endsOf(store, turns.state.open);

@@ -1,8 +1,9 @@
-import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
+import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnModuleInit, Optional } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { interruptReason } from '../../conversations/domain/concurrency';
 import { EVENT_STORE, EventStore } from '../../event-store/event-store';
 import { Processor } from '../../event-store/processor';
+import { Projector } from '../../read-models/projector';
 import { endedAmong } from '../commands/admit-execution';
 import { CancelExecutionCommand } from '../commands/cancel-execution.command';
 import { decideAndAppend } from '../commands/decide-and-append';
@@ -14,6 +15,8 @@ import { LoadedExecution, executionIdOf, loadExecution } from '../execution-stre
 import { DeadlineTimers } from './deadline-timer';
 import { ExecutionRunner } from './execution-runner';
 
+const PROJECTED_WAIT_MS = 5000;
+
 /** A queued execution this instance starts once the executions before it have ended. */
 interface Waiting {
   loaded: LoadedExecution;
@@ -21,6 +24,10 @@ interface Waiting {
   /** Another instance queued it and is gone: whoever appends run.started first runs it. */
   adopted: boolean;
   deadline: DeadlineTimers;
+  /** The log position of the latest end it waited for: its history must include it. */
+  reach: number;
+  /** Everything it waited for has ended; it starts once the read models hold those ends. */
+  starting: boolean;
 }
 
 export interface WaitPlan {
@@ -45,6 +52,7 @@ export class QueuedStarts implements OnModuleInit, BeforeApplicationShutdown {
     @Inject(EVENT_STORE) private readonly store: EventStore,
     private readonly runner: ExecutionRunner,
     private readonly commands: CommandBus,
+    @Optional() private readonly projector?: Projector,
   ) {}
 
   /** Follows from the head before any bootstrap (the sweep adopts through `wait`), so no end is missed. */
@@ -54,7 +62,7 @@ export class QueuedStarts implements OnModuleInit, BeforeApplicationShutdown {
       writes: 'queued starts',
       filter: { streamPrefixes: ['execution-'], types: [...TERMINAL_EVENT_TYPES] },
       from: await this.store.headPosition(),
-      handle: ({ events }) => events.forEach((event) => this.ended(executionIdOf(event.streamId))),
+      handle: ({ events }) => events.forEach((event) => this.ended(executionIdOf(event.streamId), event.position)),
     });
     void processor.run(this.stopping.signal);
   }
@@ -73,7 +81,7 @@ export class QueuedStarts implements OnModuleInit, BeforeApplicationShutdown {
   wait(loaded: LoadedExecution, plan: WaitPlan, adopted = false): void {
     const { id } = loaded.state;
     if (this.stopping.signal.aborted || this.waiting.has(id) || this.runner.session(id)) return;
-    const entry: Waiting = { loaded, waitsFor: new Set(plan.waitsFor), adopted, deadline: new DeadlineTimers() };
+    const entry: Waiting = { loaded, waitsFor: new Set(plan.waitsFor), adopted, deadline: new DeadlineTimers(), reach: 0, starting: false };
     this.waiting.set(id, entry);
     const due = runDeadline(loaded.state);
     if (due !== null) entry.deadline.at(due, (now) => void this.expire(id, now));
@@ -93,18 +101,21 @@ export class QueuedStarts implements OnModuleInit, BeforeApplicationShutdown {
   private async recheck(entry: Waiting): Promise<void> {
     const ids = [...entry.waitsFor];
     if (ids.length === 0) return this.ready(entry);
+    const head = await this.store.headPosition();
     const ended = await endedAmong(
       this.store,
       ids.map((executionId) => ({ executionId })),
     );
-    for (const id of ended) this.ended(id);
+    for (const id of ended) this.ended(id, head);
   }
 
-  private ended(executionId: string): void {
+  private ended(executionId: string, position: number): void {
     // It ended while waiting (cancelled, or past its deadline): nothing to start.
     this.withdraw(executionId);
     for (const entry of [...this.waiting.values()]) {
-      if (entry.waitsFor.delete(executionId) && entry.waitsFor.size === 0) this.ready(entry);
+      if (!entry.waitsFor.delete(executionId)) continue;
+      entry.reach = Math.max(entry.reach, position);
+      if (entry.waitsFor.size === 0) this.ready(entry);
     }
   }
 
@@ -114,10 +125,23 @@ export class QueuedStarts implements OnModuleInit, BeforeApplicationShutdown {
    */
   private ready(entry: Waiting): void {
     const { id } = entry.loaded.state;
-    if (this.waiting.get(id) !== entry) return;
-    this.withdraw(id);
-    if (!entry.adopted) return this.runner.launch(entry.loaded);
-    void this.startAdopted(id).catch((error) => this.logger.warn(`execution ${id}: could not start it: ${(error as Error).message}`));
+    if (this.waiting.get(id) !== entry || entry.starting) return;
+    entry.starting = true;
+    // Its history is read from the read models: they must hold the ends it waited for, which
+    // another instance may have written (docs/design.md#concurrency).
+    void this.projected(entry.reach).then(() => {
+      // Withdrawn meanwhile (a cancel here): it is the cancel's to end.
+      if (this.waiting.get(id) !== entry) return;
+      this.withdraw(id);
+      if (!entry.adopted) return this.runner.launch(entry.loaded);
+      return this.startAdopted(id).catch((error) => this.logger.warn(`execution ${id}: could not start it: ${(error as Error).message}`));
+    });
+  }
+
+  /** Bounded: a stuck projection delays the start, it does not keep it queued for ever. */
+  private async projected(position: number): Promise<void> {
+    if (!this.projector || position === 0) return;
+    await this.projector.waitFor(position, PROJECTED_WAIT_MS).catch(() => undefined);
   }
 
   private async startAdopted(executionId: string): Promise<void> {

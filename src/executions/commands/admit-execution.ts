@@ -31,12 +31,15 @@ export async function admitExecution(store: EventStore, request: AdmitRequest): 
     // An admitted start not yet queued is about to be: waiting for its run.queued keeps the
     // conversation's list (by run.queued) in the order its turns were decided. One that never
     // comes (its process died in between) stops holding the others after ADMISSION_GRACE_MS.
-    if (absent.length > 0 && Date.now() - began < ADMISSION_GRACE_MS) {
-      // Its run.queued is one append away: a few ms, growing to 50 while it does not come.
-      await retryDelay(Math.min(5 * waits++, 50));
-      continue;
+    // A parallel start waits for no one, and leaves such a start open for the next decision.
+    if (request.concurrency !== 'parallel' && absent.length > 0) {
+      if (Date.now() - began < ADMISSION_GRACE_MS) {
+        // Its run.queued is one append away: a few ms, growing to 50 while it does not come.
+        await retryDelay(Math.min(5 * waits++, 50));
+        continue;
+      }
+      for (const id of absent) ended.add(id);
     }
-    for (const id of absent) ended.add(id);
     const admission = decideAdmission(request.conversationId, { ...request, ended }, turns.state);
     try {
       await appendAdmission(store, request.tenantId, request.conversationId, admission, turns.revision);

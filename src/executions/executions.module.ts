@@ -15,6 +15,7 @@ import { ExecutionRunner } from './runner/execution-runner';
 import { InstanceLiveness } from './instance-liveness';
 import { InterruptedExecutions } from './runner/interrupted-executions';
 import { OwnerFollower } from './runner/owner-follower';
+import { QueuedStarts } from './runner/queued-starts';
 
 /**
  * Executions: their routes, the commands, the runner and what keeps it honest across restarts and
@@ -29,6 +30,7 @@ import { OwnerFollower } from './runner/owner-follower';
     InterruptedExecutions,
     InstanceLiveness,
     OwnerFollower,
+    QueuedStarts,
     RestartSweepReadiness,
     EventStreamResponder,
     StartExecutionHandler,

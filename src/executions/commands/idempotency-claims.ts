@@ -3,6 +3,7 @@ import { IdempotencyConflictError } from '../../common/errors/request-errors';
 import { canonicalJson } from '../../common/canonical-json';
 import { nowIso } from '../../common/clock';
 import { EventStore, WrongExpectedRevisionError } from '../../event-store/event-store';
+import { ConcurrencyPolicy } from '../../common/concurrency-policy';
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
@@ -18,6 +19,8 @@ export interface ClaimedRequest {
   /** As sent: EXECUTION_TIMEOUT_MS fills in a missing one only when run.queued is recorded. */
   timeoutMs?: number;
   actionTimeoutMs?: number;
+  /** As sent; the conversation's default fills in a missing one only in run.queued. */
+  concurrency?: ConcurrencyPolicy;
 }
 
 /**
@@ -35,6 +38,7 @@ export function requestHash(request: Omit<ClaimedRequest, 'idempotencyKey' | 'in
       config: request.config,
       ...(request.timeoutMs !== undefined && { timeoutMs: request.timeoutMs }),
       ...(request.actionTimeoutMs !== undefined && { actionTimeoutMs: request.actionTimeoutMs }),
+      ...(request.concurrency !== undefined && { concurrency: request.concurrency }),
     }),
   );
 }

@@ -1,3 +1,5 @@
+import { ConcurrencyPolicy } from '../../common/concurrency-policy';
+
 /** The execution's events as docs/api.md#events names them: `{type, data}` unions. */
 export interface ExecutionInput {
   text: string;
@@ -40,6 +42,8 @@ export type ExecutionEvent =
         timeoutMs?: number;
         /** Present only when set: how long each of its actions may stay unanswered, unless the action says otherwise. */
         actionTimeoutMs?: number;
+        /** Present only when the request or its conversation set it (docs/api.md#concurrency). */
+        concurrency?: ConcurrencyPolicy;
       };
     }
   | { type: 'run.started'; data: { provider: string } }

@@ -1,3 +1,4 @@
+import { ConcurrencyPolicy } from '../../common/concurrency-policy';
 import { ActionKind, ErrorInfo, ExecutionInput, RecordedExecutionEvent, TERMINAL_STATUSES, TerminalStatus, ToolCall } from './execution-events';
 
 export type ExecutionStatus = 'queued' | 'running' | 'requires_action' | TerminalStatus;
@@ -27,6 +28,7 @@ export interface ExecutionState {
   idempotencyKey: string | null;
   timeoutMs?: number;
   actionTimeoutMs?: number;
+  concurrency?: ConcurrencyPolicy;
   createdAt: string;
   startedAt: string | null;
   endedAt: string | null;

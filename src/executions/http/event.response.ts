@@ -2,6 +2,8 @@ import { ApiExtraModels, ApiProperty, ApiPropertyOptional, ApiSchema, getSchemaP
 import { ClosedSchema } from '../../openapi/complete-document';
 import { ANY_JSON, ISO_TIME, JSON_OBJECT, nullable } from '../../openapi/schema-types';
 import { ActionKind, ExecutionEvent } from '../domain/execution-events';
+import { ConcurrencyPolicy } from '../../common/concurrency-policy';
+import { CONCURRENCY_SHOWN } from '../../conversations/http/concurrency.field';
 import { ToolCallResponse } from './action.response';
 import { ArtifactResponse } from './artifact.response';
 import { ExecutionErrorResponse, ExecutionInputResponse, TIMEOUT_MS } from './execution.response';
@@ -19,6 +21,7 @@ export class RunQueuedData implements DataOf<'run.queued'> {
   @ApiProperty({ type: String, nullable: true }) idempotencyKey!: string | null;
   @ApiPropertyOptional(TIMEOUT_MS('Present when the run has a deadline')) timeoutMs?: number;
   @ApiPropertyOptional(TIMEOUT_MS('Present when set on the request')) actionTimeoutMs?: number;
+  @ApiPropertyOptional(CONCURRENCY_SHOWN('Present when the request or its conversation set it')) concurrency?: ConcurrencyPolicy;
 }
 
 @ClosedSchema()

@@ -3,6 +3,8 @@ import { ISO_TIME, JSON_OBJECT, nullable } from '../../openapi/schema-types';
 import { ErrorInfo, ExecutionInput } from '../domain/execution-events';
 import { ExecutionStatus } from '../domain/execution-state';
 import { MAX_TIMEOUT_MS } from '../domain/execution-deadlines';
+import { ConcurrencyPolicy } from '../../common/concurrency-policy';
+import { CONCURRENCY_SHOWN } from '../../conversations/http/concurrency.field';
 
 /** `timeoutMs` and `actionTimeoutMs` as docs/api.md#deadlines bounds them. */
 export const TIMEOUT_MS = (description: string) => ({ type: 'integer' as const, minimum: 1, maximum: MAX_TIMEOUT_MS, description });
@@ -66,6 +68,9 @@ export class ExecutionResponse {
 
   @ApiPropertyOptional(TIMEOUT_MS('How long each action may stay unanswered unless it says otherwise; absent when not set'))
   actionTimeoutMs?: number;
+
+  @ApiPropertyOptional(CONCURRENCY_SHOWN("Its concurrency policy, its own or its conversation's; absent when neither set one (parallel)"))
+  concurrency?: ConcurrencyPolicy;
 
   @ApiProperty(ISO_TIME)
   createdAt!: string;

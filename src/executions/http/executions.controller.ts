@@ -38,6 +38,7 @@ export class ExecutionsController {
         idempotencyKey: body.idempotencyKey ?? null,
         ...(body.timeoutMs != null && { timeoutMs: body.timeoutMs }),
         ...(body.actionTimeoutMs != null && { actionTimeoutMs: body.actionTimeoutMs }),
+        ...(body.concurrency != null && { concurrency: body.concurrency }),
       }),
     );
     reply.status(replayed ? 200 : 201);

@@ -2,6 +2,8 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsArray, IsDefined, IsInt, IsNotEmpty, IsObject, IsOptional, IsString, Matches, Max, Min, ValidateNested } from 'class-validator';
 import { CodePointLength } from '../../common/validation';
+import { ConcurrencyPolicy } from '../../common/concurrency-policy';
+import { ConcurrencyField } from '../../conversations/http/concurrency.field';
 import { MAX_TIMEOUT_MS } from '../domain/execution-deadlines';
 
 export class ExecutionInputDto {
@@ -94,4 +96,7 @@ export class StartExecutionDto {
   @Min(1, { message: `actionTimeoutMs must be an integer from 1 to ${MAX_TIMEOUT_MS}` })
   @Max(MAX_TIMEOUT_MS, { message: `actionTimeoutMs must be an integer from 1 to ${MAX_TIMEOUT_MS}` })
   actionTimeoutMs?: number | null;
+
+  @ConcurrencyField("How it treats the conversation's executions that have not ended (docs/api.md#concurrency). Default the conversation's, else parallel")
+  concurrency?: ConcurrencyPolicy | null;
 }

@@ -266,7 +266,8 @@ export class ExecutionSession {
 
   private async drive(): Promise<void> {
     try {
-      await this.output({ type: 'start' });
+      // An adopted queued run arrives started: its run.started picked it among the adopters.
+      if (this.writer.loaded.state.status === 'queued') await this.output({ type: 'start' });
       // A cancel accepted while run.started was in flight has already begun the cleanup: starting
       // the provider now would leave whatever it opens behind.
       if (this.stopped) return;

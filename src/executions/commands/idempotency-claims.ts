@@ -18,6 +18,8 @@ export interface ClaimedRequest {
   /** As sent: EXECUTION_TIMEOUT_MS fills in a missing one only when run.queued is recorded. */
   timeoutMs?: number;
   actionTimeoutMs?: number;
+  /** Present when started through POST /v1/responses: that API's settings, echoed by every read of the response. */
+  responses?: Record<string, unknown>;
 }
 
 /**

@@ -97,6 +97,7 @@ export class StartExecutionHandler implements ICommandHandler<StartExecutionComm
       idempotencyKey: request.idempotencyKey,
       ...(timeout !== undefined && { timeoutMs: timeout }),
       ...(actionTimeoutMs !== undefined && { actionTimeoutMs }),
+      ...(request.responses !== undefined && { responses: request.responses }),
     };
   }
 

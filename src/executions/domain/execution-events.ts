@@ -40,6 +40,8 @@ export type ExecutionEvent =
         timeoutMs?: number;
         /** Present only when set: how long each of its actions may stay unanswered, unless the action says otherwise. */
         actionTimeoutMs?: number;
+        /** Present only when started through /v1/responses (docs/responses-api.md#storage): that API's settings. */
+        responses?: Record<string, unknown>;
       };
     }
   | { type: 'run.started'; data: { provider: string } }

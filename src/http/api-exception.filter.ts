@@ -73,7 +73,9 @@ export class ApiExceptionFilter implements ExceptionFilter {
     if (!error) {
       this.logger.error(`${request.method} ${redactedUrl(request.url)} failed`, (exception as Error)?.stack);
       const internal = new ApiError('INTERNAL_ERROR', 'internal server error');
-      void reply.status(500).send(speaksOpenAiErrors(request.url) ? openAiErrorBody(internal) : { error: { code: 'INTERNAL_ERROR', message: 'internal server error' } });
+      void reply
+        .status(500)
+        .send(speaksOpenAiErrors(request.url) ? openAiErrorBody(internal) : { error: { code: 'INTERNAL_ERROR', message: 'internal server error' } });
       return;
     }
     if (exception instanceof StoreUnavailableError) {

@@ -70,11 +70,7 @@ export function ApiErrors(...names: ErrorCaseName[]): MethodDecorator & ClassDec
 }
 
 /** The same, in another envelope: the OpenAI-shaped errors of /v1/responses (docs/responses-api.md#errors). */
-export function ApiErrorsIn(
-  envelope: Type,
-  example: (error: ErrorCase) => unknown,
-  ...names: ErrorCaseName[]
-): MethodDecorator & ClassDecorator {
+export function ApiErrorsIn(envelope: Type, example: (error: ErrorCase) => unknown, ...names: ErrorCaseName[]): MethodDecorator & ClassDecorator {
   const byStatus = new Map<number, [ErrorCaseName, ErrorCase][]>();
   for (const name of new Set(names)) {
     const error: ErrorCase = ERROR_CASES[name];

@@ -24,7 +24,7 @@ function sameSettings(request: CreateRequest, previous: ResponseObject): void {
       throw problem(`${param} is the execution's own and cannot change on a continuation (it was ${JSON.stringify(kept)})`, param);
     }
   }
-  if (request.userText !== '' || request.system !== null && request.instructions === null) {
+  if (request.userText !== '' || (request.system !== null && request.instructions === null)) {
     throw problem('a continuation carries function_call_output items only: the execution is waiting for them', 'input');
   }
   if (request.conversation !== null) throw problem('conversation cannot be given with previous_response_id', 'conversation');

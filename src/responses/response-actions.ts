@@ -22,7 +22,8 @@ export class ResponseActions {
   /** Function outputs continue the previous response's execution; anything else starts one. */
   create(tenantId: string, request: CreateRequest): Promise<ResponseRef> {
     if (request.functionOutputs.length > 0) {
-      if (request.previousResponseId === null) throw problem('function_call_output items need previous_response_id: the response whose calls they answer', 'previous_response_id');
+      if (request.previousResponseId === null)
+        throw problem('function_call_output items need previous_response_id: the response whose calls they answer', 'previous_response_id');
       return this.continuer.continue(tenantId, request);
     }
     if (request.echoedCalls.length > 0) throw problem('function_call items are accepted only beside the function_call_output items that answer them', 'input');
@@ -53,7 +54,13 @@ export class ResponseActions {
       const settings = fold.settingsInput;
       items = settings.map((item, i) => ({ ...item, id: `${item.type === 'message' ? 'msg' : 'fco'}_in_${key}_${i}` }) as InputItem);
     } else {
-      items = fold.outputs.map((o, i) => ({ type: 'function_call_output', id: `fco_in_${key}_${i}`, call_id: o.callId, output: o.output, status: 'completed' }));
+      items = fold.outputs.map((o, i) => ({
+        type: 'function_call_output',
+        id: `fco_in_${key}_${i}`,
+        call_id: o.callId,
+        output: o.output,
+        status: 'completed',
+      }));
     }
     if (page.order === 'desc') items.reverse();
     const start = page.after === null ? 0 : items.findIndex((item) => item.id === page.after) + 1;

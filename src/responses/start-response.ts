@@ -13,7 +13,13 @@ import type { ResponseSettings } from './domain/response-types';
 import { ResponseReader } from './response-reader';
 
 /** Where a config key of the execution came from in the request, for the error's `param`. */
-const PARAM_OF_CONFIG: Record<string, string> = { model: 'model', system: 'instructions', temperature: 'temperature', maxTokens: 'max_output_tokens', tools: 'tools' };
+const PARAM_OF_CONFIG: Record<string, string> = {
+  model: 'model',
+  system: 'instructions',
+  temperature: 'temperature',
+  maxTokens: 'max_output_tokens',
+  tools: 'tools',
+};
 
 export const problem = (message: string, param: string | null) => new ValidationError(message, param ? { param } : undefined);
 
@@ -65,7 +71,9 @@ export class StartResponse {
       ...(request.system !== null && { system: request.system }),
       ...(request.temperature !== null && { temperature: request.temperature }),
       ...(request.maxOutputTokens !== null && { maxTokens: request.maxOutputTokens }),
-      ...(sendTools && { tools: request.tools!.map((t) => ({ name: t.name, ...(t.description !== null && { description: t.description }), parameters: t.parameters })) }),
+      ...(sendTools && {
+        tools: request.tools!.map((t) => ({ name: t.name, ...(t.description !== null && { description: t.description }), parameters: t.parameters })),
+      }),
     };
     const requiredCapabilities = [...request.requiredCapabilities, ...(sendTools ? ['tools'] : [])];
     const conversationId = await this.conversationOf(tenantId, request, providerId, config, requiredCapabilities);
@@ -85,7 +93,9 @@ export class StartResponse {
     const bytes = Buffer.byteLength(request.userText) + Buffer.byteLength(JSON.stringify(config)) + Buffer.byteLength(JSON.stringify(settings));
     const { maxInputTextBytes, maxConfigBytes } = this.config.limits;
     if (bytes > maxInputTextBytes + maxConfigBytes) {
-      throw new PayloadTooLargeError(`the request's input, instructions and tools take ${bytes} bytes; at most ${maxInputTextBytes + maxConfigBytes} (MAX_INPUT_TEXT_BYTES + MAX_CONFIG_BYTES)`);
+      throw new PayloadTooLargeError(
+        `the request's input, instructions and tools take ${bytes} bytes; at most ${maxInputTextBytes + maxConfigBytes} (MAX_INPUT_TEXT_BYTES + MAX_CONFIG_BYTES)`,
+      );
     }
     try {
       const { state } = await this.commands.execute(
@@ -109,7 +119,13 @@ export class StartResponse {
    * The conversation the execution goes into. A new one is created only after the provider has
    * accepted the config and passed the preflight, so a refused request leaves nothing behind.
    */
-  private async conversationOf(tenantId: string, request: CreateRequest, providerId: string, config: Record<string, unknown>, required: string[]): Promise<string> {
+  private async conversationOf(
+    tenantId: string,
+    request: CreateRequest,
+    providerId: string,
+    config: Record<string, unknown>,
+    required: string[],
+  ): Promise<string> {
     if (request.conversation !== null) return request.conversation;
     if (request.previousResponseId !== null) {
       const previous = await this.reader.load(tenantId, request.previousResponseId, 'previous_response_id');
@@ -142,4 +158,3 @@ export class StartResponse {
 }
 
 const TERMINAL_OF: Record<string, string> = { 'run.completed': 'completed', 'run.failed': 'failed', 'run.cancelled': 'cancelled' };
-

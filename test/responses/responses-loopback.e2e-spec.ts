@@ -2,7 +2,7 @@ import OpenAI from 'openai';
 import { api } from '../support/app-harness';
 import { textAnswer, toolCallAnswer } from '../providers/support/openai-wire';
 import { useProviderApp } from '../providers/support/provider-app';
-import { client, collect, untilEnded, valid } from './support/responses-client';
+import { client, collect, valid } from './support/responses-client';
 
 const WEATHER = {
   type: 'function' as const,
@@ -168,7 +168,23 @@ describe('/v1/responses on an OpenAI-compatible provider', () => {
     expect(second.output_text).toBe('Cold and warm.');
   });
 
-  it('tool_choice none keeps the tools from the model; a follow-up may not change the tools', async () => {
+  it('two continuations racing with the same output: exactly one answers the call, the other is refused', async () => {
+    ctx.upstream.reply({ sse: toolCallAnswer([{ id: 'call_r', name: 'get_weather', args: '{"city":"Lima"}' }]) });
+    const first = await openai.responses.create({ model: 'oa', input: 'Lima?', tools: [WEATHER] });
+    ctx.upstream.reply({ sse: textAnswer(['Mild.']) });
+    const body = { model: 'oa', previous_response_id: first.id, input: [{ type: 'function_call_output' as const, call_id: 'call_r', output: 'mild' }] };
+    const results = await Promise.allSettled([openai.responses.create(body), openai.responses.create(body)]);
+    const won = results.filter((r) => r.status === 'fulfilled');
+    const lost = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
+    expect(won).toHaveLength(1);
+    expect(lost).toHaveLength(1);
+    expect([OpenAI.BadRequestError, OpenAI.ConflictError].some((type) => lost[0].reason instanceof type)).toBe(true);
+    const log = (await api(ctx.baseUrl, 'GET', `/v1/executions/${first.id.slice(5)}/events`)).body.events.map((e: { type: string }) => e.type);
+    expect(log.filter((t: string) => t === 'action.responded')).toHaveLength(1);
+    expect(log.at(-1)).toBe('run.completed');
+  });
+
+  it('tool_choice none keeps the tools from the model but echoes them', async () => {
     ctx.upstream.reply({ sse: textAnswer(['No tools.']) });
     const response = await openai.responses.create({ model: 'oa', input: 'hi', tools: [WEATHER], tool_choice: 'none' });
     expect(response).toMatchObject({ tool_choice: 'none', tools: [expect.objectContaining({ name: 'get_weather' })] });

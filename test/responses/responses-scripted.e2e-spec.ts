@@ -98,16 +98,49 @@ describe('/v1/responses on the scripted provider', () => {
     await refused(openai.responses.retrieve('resp_nope'), OpenAI.NotFoundError, 'NOT_FOUND', null);
     await refused(openai.responses.create({ model: 'scripted', input: 'x', store: false }), OpenAI.BadRequestError, 'VALIDATION_ERROR', 'store');
     await refused(openai.responses.create({ model: 'nobody', input: 'x' }), OpenAI.NotFoundError, 'PROVIDER_NOT_FOUND', 'model');
-    await refused(openai.responses.create({ model: 'scripted', input: 'x', instructions: 'be brief' }), OpenAI.BadRequestError, 'VALIDATION_ERROR', 'instructions');
-    await refused(openai.responses.create({ model: 'scripted', input: 'x', previous_response_id: 'resp_missing' }), OpenAI.NotFoundError, 'NOT_FOUND', 'previous_response_id');
-    await refused(openai.responses.create({ model: 'scripted', input: 'x', conversation: 'no-such-conversation' }), OpenAI.NotFoundError, 'NOT_FOUND', 'conversation');
-    await refused(openai.responses.create({ model: 'scripted', input: [{ role: 'assistant', content: 'hi' }] }), OpenAI.BadRequestError, 'VALIDATION_ERROR', 'input[0].role');
-    await refused(openai.responses.create({ model: 'scripted', input: 'x', metadata: Object.fromEntries([...Array(17)].map((_, i) => [`k${i}`, 'v'])) }), OpenAI.BadRequestError, 'VALIDATION_ERROR', 'metadata');
+    await refused(
+      openai.responses.create({ model: 'scripted', input: 'x', instructions: 'be brief' }),
+      OpenAI.BadRequestError,
+      'VALIDATION_ERROR',
+      'instructions',
+    );
+    await refused(
+      openai.responses.create({ model: 'scripted', input: 'x', previous_response_id: 'resp_missing' }),
+      OpenAI.NotFoundError,
+      'NOT_FOUND',
+      'previous_response_id',
+    );
+    await refused(
+      openai.responses.create({ model: 'scripted', input: 'x', conversation: 'no-such-conversation' }),
+      OpenAI.NotFoundError,
+      'NOT_FOUND',
+      'conversation',
+    );
+    await refused(
+      openai.responses.create({ model: 'scripted', input: [{ role: 'assistant', content: 'hi' }] }),
+      OpenAI.BadRequestError,
+      'VALIDATION_ERROR',
+      'input[0].role',
+    );
+    await refused(
+      openai.responses.create({ model: 'scripted', input: 'x', metadata: Object.fromEntries([...Array(17)].map((_, i) => [`k${i}`, 'v'])) }),
+      OpenAI.BadRequestError,
+      'VALIDATION_ERROR',
+      'metadata',
+    );
   });
 
   it('an image part asks the capability preflight, which refuses it as for an execution (422)', async () => {
     const error = await openai.responses
-      .create({ model: 'scripted', input: [{ role: 'user', content: [{ type: 'input_text', text: 'what is this?' }, { type: 'input_image', detail: 'auto', file_id: null, image_url: null } as never] }] })
+      .create({
+        model: 'scripted',
+        input: [
+          {
+            role: 'user',
+            content: [{ type: 'input_text', text: 'what is this?' }, { type: 'input_image', detail: 'auto', file_id: null, image_url: null } as never],
+          },
+        ],
+      })
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(OpenAI.UnprocessableEntityError);
     expect(error).toMatchObject({ code: 'CAPABILITY_UNSUPPORTED', param: 'input' });

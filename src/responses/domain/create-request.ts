@@ -192,7 +192,8 @@ function parseMetadata(value: unknown): Record<string, string> | null {
   if (entries.length > B.maxMetadataKeys) fail(`metadata may have at most ${B.maxMetadataKeys} keys`, 'metadata');
   for (const [key, v] of entries) {
     if (length(key) > B.maxMetadataKeyLength) fail(`metadata keys must be at most ${B.maxMetadataKeyLength} characters`, 'metadata');
-    if (typeof v !== 'string' || length(v) > B.maxMetadataValueLength) fail(`metadata.${key} must be a string of at most ${B.maxMetadataValueLength} characters`, `metadata.${key}`);
+    if (typeof v !== 'string' || length(v) > B.maxMetadataValueLength)
+      fail(`metadata.${key} must be a string of at most ${B.maxMetadataValueLength} characters`, `metadata.${key}`);
   }
   return value as Record<string, string>;
 }

@@ -1,7 +1,5 @@
-import type { ExecutionEvent } from '../../executions/domain/execution-events';
+import type { QueuedData } from './execution-log';
 import type { FunctionTool, ResponseSettings } from './response-types';
-
-type QueuedData = Extract<ExecutionEvent, { type: 'run.queued' }>['data'];
 
 /**
  * The settings of an execution started through /v1/executions, read as a response

@@ -1,9 +1,19 @@
-import type { ExecutionEvent, RecordedExecutionEvent } from '../../executions/domain/execution-events';
+import type { LoggedEvent, QueuedData as LoggedQueued } from './execution-log';
 import { defaultSettings } from './default-settings';
 import { functionCallItemId, messageItemId, responseIdOf } from './response-id';
-import type { FunctionCallItem, MessageItem, OutputItem, ResponseObject, ResponseSettings, ResponseStatus, StoredInputItem, StreamEvent, StreamEventBody } from './response-types';
+import type {
+  FunctionCallItem,
+  MessageItem,
+  OutputItem,
+  ResponseObject,
+  ResponseSettings,
+  ResponseStatus,
+  StoredInputItem,
+  StreamEvent,
+  StreamEventBody,
+} from './response-types';
 
-type QueuedData = Extract<ExecutionEvent, { type: 'run.queued' }>['data'] & { responses?: ResponseSettings };
+type QueuedData = LoggedQueued & { responses?: ResponseSettings };
 
 const seconds = (iso: string) => Math.floor(Date.parse(iso) / 1000);
 
@@ -72,7 +82,7 @@ export class ResponseFold {
     return this.calls.filter((call) => !this.toolActions.get(call.actionId)?.answered);
   }
 
-  apply(event: RecordedExecutionEvent): StreamEvent[] {
+  apply(event: LoggedEvent): StreamEvent[] {
     const out: StreamEventBody[] = [];
     this.step(event, out);
     return out.map((body) => ({ ...body, sequence_number: this.nextSequence++ }));
@@ -82,10 +92,10 @@ export class ResponseFold {
     return this.turn === this.target && !this._ended;
   }
 
-  private step(event: RecordedExecutionEvent, out: StreamEventBody[]): void {
+  private step(event: LoggedEvent, out: StreamEventBody[]): void {
     switch (event.type) {
       case 'run.queued': {
-        const data = event.data as QueuedData;
+        const data = event.data as unknown as QueuedData;
         this.conversationId = data.conversationId;
         this.settings = data.responses ?? defaultSettings(data);
         this.beginTurn(event, 'queued', out);
@@ -155,7 +165,7 @@ export class ResponseFold {
     }
   }
 
-  private beginTurn(event: RecordedExecutionEvent, status: ResponseStatus, out: StreamEventBody[]): void {
+  private beginTurn(event: LoggedEvent, status: ResponseStatus, out: StreamEventBody[]): void {
     this.turn += 1;
     this.expectedCalls = null;
     this.callsSeen = 0;
@@ -213,7 +223,13 @@ export class ResponseFold {
 
   private textDelta(delta: string, out: StreamEventBody[]): void {
     if (!this.openMessage) {
-      const item: MessageItem = { type: 'message', id: messageItemId(this.executionId, this.nextSequence), status: 'in_progress', role: 'assistant', content: [] };
+      const item: MessageItem = {
+        type: 'message',
+        id: messageItemId(this.executionId, this.nextSequence),
+        status: 'in_progress',
+        role: 'assistant',
+        content: [],
+      };
       const index = this.add(item, out);
       item.content.push({ type: 'output_text', text: '', annotations: [], logprobs: [] });
       out.push({ type: 'response.content_part.added', item_id: item.id, output_index: index, content_index: 0, part: structuredClone(item.content[0]) });
@@ -235,11 +251,18 @@ export class ResponseFold {
     out.push({ type: 'response.output_item.done', output_index: index, item: structuredClone(item) });
   }
 
-  private functionCall(event: Extract<RecordedExecutionEvent, { type: 'action.required' }>, out: StreamEventBody[]): void {
+  private functionCall(event: Extract<LoggedEvent, { type: 'action.required' }>, out: StreamEventBody[]): void {
     this.closeMessage('completed', out);
     const tool = event.data.tool!;
     const args = JSON.stringify(tool.arguments ?? {});
-    const item: FunctionCallItem = { type: 'function_call', id: functionCallItemId(this.executionId, event.sequence), call_id: tool.callId, name: tool.name, arguments: '', status: 'in_progress' };
+    const item: FunctionCallItem = {
+      type: 'function_call',
+      id: functionCallItemId(this.executionId, event.sequence),
+      call_id: tool.callId,
+      name: tool.name,
+      arguments: '',
+      status: 'in_progress',
+    };
     const index = this.add(item, out);
     item.arguments = args;
     out.push({ type: 'response.function_call_arguments.delta', item_id: item.id, output_index: index, delta: args });
@@ -249,7 +272,12 @@ export class ResponseFold {
     this.calls.push({ actionId: event.data.actionId, callId: tool.callId });
   }
 
-  private end(event: RecordedExecutionEvent, status: ResponseStatus, type: 'response.completed' | 'response.failed' | 'response.cancelled' | 'response.incomplete', out: StreamEventBody[]): void {
+  private end(
+    event: LoggedEvent,
+    status: ResponseStatus,
+    type: 'response.completed' | 'response.failed' | 'response.cancelled' | 'response.incomplete',
+    out: StreamEventBody[],
+  ): void {
     const response = this.response!;
     response.status = status;
     if (status === 'completed') response.completed_at = seconds(event.occurredAt);

@@ -125,7 +125,10 @@ export interface ResponseObject {
 
 /** One stream event before its sequence number is stamped on. */
 export type StreamEventBody =
-  | { type: 'response.created' | 'response.in_progress' | 'response.completed' | 'response.failed' | 'response.cancelled' | 'response.incomplete'; response: ResponseObject }
+  | {
+      type: 'response.created' | 'response.in_progress' | 'response.completed' | 'response.failed' | 'response.cancelled' | 'response.incomplete';
+      response: ResponseObject;
+    }
   | { type: 'response.output_item.added' | 'response.output_item.done'; output_index: number; item: OutputItem }
   | { type: 'response.content_part.added' | 'response.content_part.done'; item_id: string; output_index: number; content_index: number; part: OutputText }
   | { type: 'response.output_text.delta'; item_id: string; output_index: number; content_index: number; delta: string; logprobs: never[] }

@@ -76,7 +76,7 @@ export class ResponsesController {
     const limit = integerParam(query.limit, 'limit', 1, 100) ?? 20;
     const order = query.order ?? 'desc';
     if (order !== 'asc' && order !== 'desc') throw new ValidationError('order must be asc or desc', { param: 'order' });
-    const after = query.after === undefined ? null : String(query.after);
+    const after = typeof query.after === 'string' ? query.after : null;
     return this.actions.inputItems(tenantId, id, { limit, order, after });
   }
 }

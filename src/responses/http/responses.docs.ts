@@ -23,7 +23,10 @@ const responseOrStream = (description: string) =>
     description,
     content: {
       'application/json': { schema: { allOf: [{ $ref: getSchemaPath(ResponseObjectResponse) }] } },
-      'text/event-stream': { schema: { type: 'string', description: 'SSE: `event` the type, `data` the event JSON with its `sequence_number`' }, example: SSE_EXAMPLE },
+      'text/event-stream': {
+        schema: { type: 'string', description: 'SSE: `event` the type, `data` the event JSON with its `sequence_number`' },
+        example: SSE_EXAMPLE,
+      },
     },
   });
 
@@ -72,7 +75,12 @@ export const GetResponseDocs = () =>
     docs({ summary: 'A response; with stream=true its stream, replayed after starting_after and followed live', errors: ['NOT_FOUND'] }),
     IdParam(),
     ApiQuery({ name: 'stream', required: false, schema: { type: 'string', enum: ['true', 'false'] } }),
-    ApiQuery({ name: 'starting_after', required: false, schema: { type: 'integer', minimum: 0 }, description: 'Stream only: events after this sequence_number' }),
+    ApiQuery({
+      name: 'starting_after',
+      required: false,
+      schema: { type: 'integer', minimum: 0 },
+      description: 'Stream only: events after this sequence_number',
+    }),
     ApiProduces('application/json', 'text/event-stream'),
     responseOrStream('The response, or its stream (an empty stream when nothing is left after starting_after)'),
   );

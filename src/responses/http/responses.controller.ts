@@ -65,7 +65,9 @@ export class ResponsesController {
   @Post(':id/cancel')
   @HttpCode(200)
   @CancelResponseDocs()
-  async cancel(@Tenant() tenantId: string, @Param('id') id: string): Promise<ResponseObject> {
+  async cancel(@Tenant() tenantId: string, @Param('id') id: string, @Body() body: Record<string, unknown> | undefined): Promise<ResponseObject> {
+    const field = Object.keys(body ?? {})[0];
+    if (field !== undefined) throw new ValidationError(`${field} is not supported: the cancel takes no body`, { param: field });
     return this.actions.cancel(tenantId, id);
   }
 

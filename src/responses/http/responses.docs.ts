@@ -87,7 +87,11 @@ export const GetResponseDocs = () =>
 
 export const CancelResponseDocs = () =>
   applyDecorators(
-    docs({ summary: "Cancel a response: the execution's cancel; an ended response is answered as it is", body: true, errors: ['NOT_FOUND', 'STORE_UNAVAILABLE'] }),
+    docs({
+      summary: "Cancel a response: the execution's cancel; an ended response is answered as it is",
+      body: true,
+      errors: ['NOT_FOUND', 'STORE_UNAVAILABLE'],
+    }),
     IdParam(),
     ApiBody({ required: false, description: 'None, or an empty object', schema: { type: 'object', additionalProperties: false, maxProperties: 0 } }),
     ApiOkResponse({ type: ResponseObjectResponse }),

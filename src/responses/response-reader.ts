@@ -53,7 +53,12 @@ export class ResponseReader {
   async settle(tenantId: string, id: string, signal: AbortSignal): Promise<LoadedResponse> {
     const loaded = await this.load(tenantId, id);
     if (loaded.fold.ended) return loaded;
-    for await (const event of this.follow(loaded.ref, signal)) if (isEnd(event)) break;
+    try {
+      for await (const event of this.follow(loaded.ref, signal)) if (isEnd(event)) break;
+    } catch (error) {
+      // The client went away: the execution goes on, and there is nobody to answer.
+      if (!signal.aborted) throw error;
+    }
     return this.load(tenantId, id);
   }
 }

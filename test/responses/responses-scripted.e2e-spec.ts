@@ -130,6 +130,46 @@ describe('/v1/responses on the scripted provider', () => {
     );
   });
 
+  it('bounds every client-controlled size (docs/responses-api.md#limits), and a refusal leaves nothing behind', async () => {
+    const before = (await api(app.baseUrl, 'GET', '/v1/events')).body.lastPosition;
+    const tooMany = (n: number) => [...Array(n)].map(() => ({ role: 'user' as const, content: 'x' }));
+    const tool = (i: number) => ({ type: 'function' as const, name: `f${i}`, parameters: { type: 'object' }, strict: false });
+    for (const [body, param] of [
+      [{ input: tooMany(101) }, 'input'],
+      [{ input: 'x', tools: [...Array(65)].map((_, i) => tool(i)) }, 'tools'],
+      [{ input: 'x', metadata: { ['k'.repeat(65)]: 'v' } }, 'metadata'],
+      [{ input: 'x', metadata: { k: 'v'.repeat(513) } }, 'metadata.k'],
+      [{ input: 'x', model: 's'.repeat(257) }, 'model'],
+      [{ input: 'x', tool_choice: 'required' }, 'tool_choice'],
+      [{ input: 'x', reasoning: { effort: 'low' } }, 'reasoning'],
+    ] as const) {
+      const error = await openai.responses.create({ model: 'scripted', ...(body as object) } as never).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(OpenAI.BadRequestError);
+      expect(error).toMatchObject({ param });
+    }
+    expect((await api(app.baseUrl, 'GET', `/v1/events?after=${before}`)).body.events).toEqual([]);
+  });
+
+  it('an execution started through /v1/executions reads as a response too; conversation takes an id or { id }', async () => {
+    const conversation = await api(app.baseUrl, 'POST', '/v1/conversations', {});
+    const started = await api(app.baseUrl, 'POST', '/v1/executions', {
+      conversationId: conversation.body.id,
+      provider: 'scripted',
+      input: { text: 'plain run' },
+    });
+    const id = `resp_${started.body.id}`;
+    const deadline = Date.now() + 5000;
+    while ((await openai.responses.retrieve(id)).status !== 'completed') {
+      if (Date.now() > deadline) throw new Error('not completed');
+      await new Promise((r) => setTimeout(r, 15));
+    }
+    const response = valid(await openai.responses.retrieve(id));
+    expect(response).toMatchObject({ model: 'scripted', conversation: { id: conversation.body.id } });
+    expect(response.output_text).toBe('plain run');
+    const next = await openai.responses.create({ model: 'scripted', input: 'same place', conversation: { id: conversation.body.id } });
+    expect(next.conversation).toEqual({ id: conversation.body.id });
+  });
+
   it('an image part asks the capability preflight, which refuses it as for an execution (422)', async () => {
     const error = await openai.responses
       .create({

@@ -198,6 +198,14 @@ function parseMetadata(value: unknown): Record<string, string> | null {
   return value as Record<string, string>;
 }
 
+/** `conversation` as OpenAI spells it: an id, or `{ id }`. */
+function conversationId(value: unknown): string | null {
+  if (value === undefined || value === null) return null;
+  const id = isObject(value) && Object.keys(value).join() === 'id' ? value.id : value;
+  if (typeof id !== 'string' || id === '' || length(id) > 512) return fail('conversation must be a conversation id, or { id }', 'conversation');
+  return id;
+}
+
 /** Checks the body's shape and maps it; refuses what no provider here can honour. */
 export function parseCreateRequest(body: unknown): CreateRequest {
   if (!isObject(body)) return fail('the body must be a JSON object', null);
@@ -226,7 +234,7 @@ export function parseCreateRequest(body: unknown): CreateRequest {
     maxOutputTokens: optionalNumber(body, 'max_output_tokens', 1, 1_000_000, true),
     metadata: parseMetadata(body.metadata),
     previousResponseId: optionalString(body, 'previous_response_id', 512),
-    conversation: optionalString(body, 'conversation', 512),
+    conversation: conversationId(body.conversation),
     stream,
     background: optionalBoolean(body, 'background') ?? false,
     requiredCapabilities: [...input.needs],

@@ -19,11 +19,17 @@ function flag(value: unknown, name: string): boolean {
   throw new ValidationError(`${name} must be true or false`, { param: name });
 }
 
-/** An abort signal for a request: the client going away ends what waits on its behalf. */
-function untilClosed(request: FastifyRequest): AbortSignal {
+/** Runs `wait` with a signal that aborts when the client goes away: nobody is left to answer. */
+async function whileConnected<T>(request: FastifyRequest, wait: (signal: AbortSignal) => Promise<T>): Promise<T> {
   const controller = new AbortController();
-  request.raw.socket.once('close', () => controller.abort());
-  return controller.signal;
+  const socket = request.raw.socket;
+  const abort = () => controller.abort();
+  socket.once('close', abort);
+  try {
+    return await wait(controller.signal);
+  } finally {
+    socket.off('close', abort);
+  }
 }
 
 /** docs/responses-api.md: the OpenAI Responses API as a second binding of executions. */
@@ -48,7 +54,9 @@ export class ResponsesController {
     }
     const id = responseIdOf(await this.actions.create(tenantId, parsed));
     if (parsed.stream) return this.stream.respond(reply, tenantId, id, -1);
-    const loaded = parsed.background ? await this.reader.load(tenantId, id) : await this.reader.settle(tenantId, id, untilClosed(request));
+    const loaded = parsed.background
+      ? await this.reader.load(tenantId, id)
+      : await whileConnected(request, (signal) => this.reader.settle(tenantId, id, signal));
     await reply.status(200).send(loaded.fold.current);
   }
 

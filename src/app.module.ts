@@ -13,6 +13,7 @@ import { ApiExceptionFilter } from './http/api-exception.filter';
 import { StrictQueryGuard } from './http/strict-query';
 import { MetricsModule } from './metrics/metrics.module';
 import { ReadModelsModule } from './read-models/read-models.module';
+import { ResponsesModule } from './responses/responses.module';
 import { RuntimeModule } from './runtime/runtime.module';
 
 /** The application: the configuration, the store and the read models under the feature modules, and the HTTP conventions every route shares. */
@@ -32,6 +33,7 @@ export class AppModule {
         ConversationsModule,
         ExecutionsModule,
         FeedModule,
+        ResponsesModule,
       ],
       providers: [
         { provide: APP_FILTER, useClass: ApiExceptionFilter },

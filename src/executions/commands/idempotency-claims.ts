@@ -21,6 +21,8 @@ export interface ClaimedRequest {
   actionTimeoutMs?: number;
   /** As sent; the conversation's default fills in a missing one only in run.queued. */
   concurrency?: ConcurrencyPolicy;
+  /** Present when started through POST /v1/responses: that API's settings, echoed by every read of the response. */
+  responses?: Record<string, unknown>;
 }
 
 /**

@@ -114,6 +114,7 @@ export class StartExecutionHandler implements ICommandHandler<StartExecutionComm
       ...(timeout !== undefined && { timeoutMs: timeout }),
       ...(actionTimeoutMs !== undefined && { actionTimeoutMs }),
       ...(concurrency !== undefined && { concurrency }),
+      ...(request.responses !== undefined && { responses: request.responses }),
     };
   }
 

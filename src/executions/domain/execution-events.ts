@@ -44,6 +44,8 @@ export type ExecutionEvent =
         actionTimeoutMs?: number;
         /** Present only when the request or its conversation set it (docs/api.md#concurrency). */
         concurrency?: ConcurrencyPolicy;
+        /** Present only when started through /v1/responses (docs/responses-api.md#storage): that API's settings. */
+        responses?: Record<string, unknown>;
       };
     }
   | { type: 'run.started'; data: { provider: string } }

@@ -22,6 +22,8 @@ export class RunQueuedData implements DataOf<'run.queued'> {
   @ApiPropertyOptional(TIMEOUT_MS('Present when the run has a deadline')) timeoutMs?: number;
   @ApiPropertyOptional(TIMEOUT_MS('Present when set on the request')) actionTimeoutMs?: number;
   @ApiPropertyOptional(CONCURRENCY_SHOWN('Present when the request or its conversation set it')) concurrency?: ConcurrencyPolicy;
+  @ApiPropertyOptional({ ...JSON_OBJECT, description: 'Present when started through POST /v1/responses: the settings every read of the response echoes' })
+  responses?: Record<string, unknown>;
 }
 
 @ClosedSchema()

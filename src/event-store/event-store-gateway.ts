@@ -81,6 +81,10 @@ export class EventStoreGateway implements EventStore {
     return this.store.streamHead(streamId);
   }
 
+  streamTenant(streamId: string): Promise<string | null> {
+    return this.store.streamTenant(streamId);
+  }
+
   async readAll(options?: ReadOptions): Promise<StoredEvent[]> {
     return (await this.store.readAll(options)).map(upcast);
   }

@@ -107,6 +107,11 @@ export interface EventStore {
   readStream(streamId: string, options?: ReadOptions): Promise<StoredEvent[]>;
   /** The revision of the stream's last event, or `null` when the stream does not exist. */
   streamHead(streamId: string): Promise<number | null>;
+  /**
+   * The tenant named by the stream's first event, or `null` when the stream does not exist: an
+   * ownership check that reads a column, never the event's data (which may be large).
+   */
+  streamTenant(streamId: string): Promise<string | null>;
   /** Events of the global log after `after` (a position), oldest first. */
   readAll(options?: ReadOptions): Promise<StoredEvent[]>;
   /** The position of the last event in the global log, 0 when it is empty. */

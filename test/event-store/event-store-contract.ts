@@ -6,6 +6,7 @@ import { ContractContext } from './contract/helpers';
 import { describeIdsContract } from './contract/ids.contract';
 import { describeReadContract } from './contract/read.contract';
 import { describeStreamHeadContract } from './contract/stream-head.contract';
+import { describeStreamTenantContract } from './contract/stream-tenant.contract';
 import { describeSubscribeContract } from './contract/subscribe.contract';
 
 /**
@@ -37,6 +38,7 @@ export function describeEventStoreContract(name: string, open: () => Promise<Eve
     describeSubscribeContract(ctx);
     describeIdsContract(ctx);
     describeStreamHeadContract(ctx);
+    describeStreamTenantContract(ctx);
     describeFilteredSubscribeContract(ctx);
   });
 }

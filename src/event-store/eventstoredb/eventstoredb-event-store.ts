@@ -30,7 +30,7 @@ import { openClient } from './connection';
 import { isSystemEvent, numberToPosition, positionToNumber, toEventData, toStoredEvent } from './event-mapping';
 import { asStoreUnavailable } from './eventstoredb-errors';
 import { followFiltered, matcherOf } from './filtered-subscription';
-import { cursorAfter, isPositionAfter, readAllAfter, readHeadPosition, readStreamAfter, readStreamHead, recordedPosition, recordedRevision } from './reads';
+import { cursorAfter, isPositionAfter, readAllAfter, readHeadPosition, readStreamAfter, readStreamHead, readStreamTenant, recordedPosition, recordedRevision } from './reads';
 
 const CONNECT_TIMEOUT_MS = 5_000;
 
@@ -103,6 +103,11 @@ export class EventStoreDbEventStore implements EventStore {
   async streamHead(streamId: string): Promise<number | null> {
     this.assertOpen();
     return this.reading(`the head of ${streamId}`, () => readStreamHead(this.client, streamId));
+  }
+
+  async streamTenant(streamId: string): Promise<string | null> {
+    this.assertOpen();
+    return this.reading(`the tenant of ${streamId}`, () => readStreamTenant(this.client, streamId));
   }
 
   async readAll(options: ReadOptions = {}): Promise<StoredEvent[]> {

@@ -105,6 +105,26 @@ export async function readStreamHead(client: EventStoreDBClient, streamId: strin
   return head;
 }
 
+/**
+ * The tenant in the metadata of the stream's first event, or null for no stream. The client
+ * decodes the event's data too (it cannot be told not to); what this spares is the mapping.
+ */
+export async function readStreamTenant(client: EventStoreDBClient, streamId: string): Promise<string | null> {
+  const read = client.readStream(streamId, { fromRevision: START, direction: FORWARDS, maxCount: 1 });
+  let tenant: string | null = null;
+  try {
+    await consume(read, (item) => {
+      const metadata = item.event?.metadata as { tenantId?: unknown } | undefined;
+      tenant = typeof metadata?.tenantId === 'string' ? metadata.tenantId : null;
+      return true;
+    });
+  } catch (error) {
+    if (error instanceof StreamNotFoundError) return null;
+    throw error;
+  }
+  return tenant;
+}
+
 export async function readAllAfter(
   client: EventStoreDBClient,
   afterPosition: number | undefined,

@@ -19,7 +19,7 @@ import { GroupCommit } from './group-commit';
 import { PostgresInstances } from './instances';
 import { PgNotifications } from './notifications';
 import { asStoreUnavailable } from './postgres-errors';
-import { AllChunk, countAllAfter, readAllChunk, readStreamAfter, readStreamHead } from './reads';
+import { AllChunk, countAllAfter, readAllChunk, readStreamAfter, readStreamHead, readStreamTenant } from './reads';
 import { migrate } from './schema';
 import { SubscriptionContext, followAll, followStream } from './subscriptions';
 import { WakeHub, sleep } from '../wake-hub';
@@ -115,6 +115,12 @@ export class PostgresEventStore implements EventStore {
     this.assertOpen();
     if (streamId.includes('\0')) return null;
     return this.reading(`the head of ${streamId}`, () => readStreamHead(this.pool, streamId));
+  }
+
+  async streamTenant(streamId: string): Promise<string | null> {
+    this.assertOpen();
+    if (streamId.includes('\0')) return null;
+    return this.reading(`the tenant of ${streamId}`, () => readStreamTenant(this.pool, streamId));
   }
 
   async readAll(options: ReadOptions = {}): Promise<StoredEvent[]> {

@@ -99,3 +99,8 @@ export async function readStreamHead(pool: Pool, streamId: string): Promise<numb
   ]);
   return rows.length === 0 ? null : Number(rows[0].revision);
 }
+
+export async function readStreamTenant(pool: Pool, streamId: string): Promise<string | null> {
+  const { rows } = await pool.query<{ tenant_id: string }>(`SELECT tenant_id FROM ${EVENTS_TABLE} WHERE stream_id = $1 ORDER BY revision LIMIT 1`, [streamId]);
+  return rows.length === 0 ? null : rows[0].tenant_id;
+}

@@ -44,6 +44,7 @@ export class SqliteEventStore implements EventStore {
   private readonly streamAfter: Database.Statement<[string, number, number], EventRow>;
   private readonly streamAllAfter: Database.Statement<[string, number], EventRow>;
   private readonly allAfter: Database.Statement<[number, number], EventRow>;
+  private readonly tenantOf: Database.Statement<[string], { tenant_id: string | null }>;
   private readonly streamChunkAfter: Database.Statement<[string, number], EventRow>;
   private readonly allChunkAfter: Database.Statement<[number], EventRow>;
 
@@ -54,6 +55,7 @@ export class SqliteEventStore implements EventStore {
     // Without a LIMIT to bind: SQLite re-prepares a statement whose bound LIMIT changes the plan.
     this.streamAllAfter = db.prepare('SELECT * FROM events WHERE stream_id = ? AND revision > ? ORDER BY revision');
     this.streamAfter = db.prepare('SELECT * FROM events WHERE stream_id = ? AND revision > ? ORDER BY revision LIMIT ?');
+    this.tenantOf = db.prepare('SELECT tenant_id FROM events WHERE stream_id = ? ORDER BY revision LIMIT 1');
     this.allAfter = db.prepare('SELECT * FROM events WHERE position > ? ORDER BY position LIMIT ?');
     // Subscriptions read on every wake-up, so their chunk size is a literal: SQLite 3.53 plans with
     // the value of a bound LIMIT and so re-prepares the statement on every call (~20 µs measured
@@ -92,6 +94,11 @@ export class SqliteEventStore implements EventStore {
   async streamHead(streamId: string): Promise<number | null> {
     this.assertOpen();
     return this.reading(() => this.commits.head(streamId));
+  }
+
+  async streamTenant(streamId: string): Promise<string | null> {
+    this.assertOpen();
+    return this.reading(() => this.tenantOf.get(streamId)?.tenant_id ?? null);
   }
 
   async readAll(options: ReadOptions = {}): Promise<StoredEvent[]> {

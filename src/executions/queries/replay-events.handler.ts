@@ -16,14 +16,14 @@ export class ReplayEventsHandler implements IQueryHandler<ReplayEventsQuery> {
   ) {}
 
   /**
-   * Reads only what the answer needs: the first event (existence, tenant), the page, and the
-   * stream's head with its event (lastSequence, terminal) — never the whole stream. The head is
-   * read after the page, so `lastSequence` is never below the page's last event.
+   * Reads only what the answer needs: the stream's tenant (existence and ownership, from a column
+   * rather than `run.queued`, whose `config` can be large), the page, and the stream's head with
+   * its event (lastSequence, terminal) — never the whole stream. The head is read after the page,
+   * so `lastSequence` is never below the page's last event.
    */
   async execute({ tenantId, executionId, after, limit }: ReplayEventsQuery): Promise<EventPage> {
     const stream = executionStream(executionId);
-    const [first] = await this.store.readStream(stream, { limit: 1 });
-    if (!first || first.metadata.tenantId !== tenantId) throw new ExecutionNotFoundError(executionId);
+    if ((await this.store.streamTenant(stream)) !== tenantId) throw new ExecutionNotFoundError(executionId);
     // Bounded by bytes too: a page ends early (its last sequence below lastSequence) and the
     // client goes on from its last event.
     const { events: page } = await readBounded(

@@ -18,6 +18,8 @@ export interface ClaimedRequest {
   /** As sent: EXECUTION_TIMEOUT_MS fills in a missing one only when run.queued is recorded. */
   timeoutMs?: number;
   actionTimeoutMs?: number;
+  /** Left out when not set, in the hash too: keys claimed before budgets existed still match. */
+  budget?: { maxTotalTokens: number };
 }
 
 /**
@@ -35,6 +37,7 @@ export function requestHash(request: Omit<ClaimedRequest, 'idempotencyKey' | 'in
       config: request.config,
       ...(request.timeoutMs !== undefined && { timeoutMs: request.timeoutMs }),
       ...(request.actionTimeoutMs !== undefined && { actionTimeoutMs: request.actionTimeoutMs }),
+      ...(request.budget !== undefined && { budget: request.budget }),
     }),
   );
 }

@@ -86,7 +86,7 @@ export class StartExecutionHandler implements ICommandHandler<StartExecutionComm
   }
 
   /** run.queued's data, in its documented key order; a run started without `timeoutMs` gets EXECUTION_TIMEOUT_MS (docs/api.md#deadlines). */
-  private queuedData({ timeoutMs, actionTimeoutMs, ...request }: StartExecutionCommand['request']) {
+  private queuedData({ timeoutMs, actionTimeoutMs, budget, ...request }: StartExecutionCommand['request']) {
     const timeout = timeoutMs ?? this.config.executionTimeoutMs ?? undefined;
     return {
       conversationId: request.conversationId,
@@ -97,6 +97,7 @@ export class StartExecutionHandler implements ICommandHandler<StartExecutionComm
       idempotencyKey: request.idempotencyKey,
       ...(timeout !== undefined && { timeoutMs: timeout }),
       ...(actionTimeoutMs !== undefined && { actionTimeoutMs }),
+      ...(budget !== undefined && { budget }),
     };
   }
 

@@ -4,7 +4,7 @@ import { ANY_JSON, ISO_TIME, JSON_OBJECT, nullable } from '../../openapi/schema-
 import { ActionKind, ExecutionEvent } from '../domain/execution-events';
 import { ToolCallResponse } from './action.response';
 import { ArtifactResponse } from './artifact.response';
-import { ExecutionErrorResponse, ExecutionInputResponse, TIMEOUT_MS } from './execution.response';
+import { BudgetResponse, ExecutionErrorResponse, ExecutionInputResponse, TIMEOUT_MS } from './execution.response';
 
 type DataOf<T extends ExecutionEvent['type']> = Extract<ExecutionEvent, { type: T }>['data'];
 
@@ -19,11 +19,14 @@ export class RunQueuedData implements DataOf<'run.queued'> {
   @ApiProperty({ type: String, nullable: true }) idempotencyKey!: string | null;
   @ApiPropertyOptional(TIMEOUT_MS('Present when the run has a deadline')) timeoutMs?: number;
   @ApiPropertyOptional(TIMEOUT_MS('Present when set on the request')) actionTimeoutMs?: number;
+  @ApiPropertyOptional({ type: () => BudgetResponse, description: 'Present when set on the request' }) budget?: BudgetResponse;
 }
 
 @ClosedSchema()
 export class RunStartedData implements DataOf<'run.started'> {
   @ApiProperty() provider!: string;
+  @ApiPropertyOptional({ minLength: 1, example: 'gpt-4o-mini', description: 'The model the provider runs for this config; absent when it names none (scripted)' })
+  model?: string;
 }
 
 @ClosedSchema()
@@ -67,8 +70,8 @@ export class ProviderEventData implements DataOf<'provider.event'> {
 }
 
 export class Usage {
-  @ApiProperty({ type: 'integer' }) inputTokens!: number;
-  @ApiProperty({ type: 'integer' }) outputTokens!: number;
+  @ApiProperty({ type: 'integer', minimum: 0 }) inputTokens!: number;
+  @ApiProperty({ type: 'integer', minimum: 0 }) outputTokens!: number;
 }
 
 @ClosedSchema()
@@ -80,12 +83,14 @@ export class RunCompletedData implements DataOf<'run.completed'> {
 @ClosedSchema()
 export class RunFailedData implements DataOf<'run.failed'> {
   @ApiProperty({ type: () => ExecutionErrorResponse }) error!: ExecutionErrorResponse;
+  @ApiProperty(nullable(Usage, 'Tokens spent before the failure; null when the provider reported none')) usage!: Usage | null;
 }
 
 @ClosedSchema()
 export class RunCancelledData implements DataOf<'run.cancelled'> {
   @ApiProperty({ type: String, nullable: true }) reason!: string | null;
   @ApiProperty({ type: String, nullable: true }) providerCleanupError!: string | null;
+  @ApiProperty(nullable(Usage, 'Tokens spent before the cancel; null when the provider reported none')) usage!: Usage | null;
 }
 
 /**

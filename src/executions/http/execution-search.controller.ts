@@ -6,6 +6,7 @@ import { Tenant } from '../../http/tenant.decorator';
 import { SearchExecutionsDocs } from './execution-search.docs';
 import { ExecutionSearchPageResponse } from './execution.response';
 import { ExecutionStatus } from '../domain/execution-state';
+import { RUN_FAILURE_CODES } from '../domain/end-codes';
 import { decodeCursor } from '../../read-models/executions/search-cursor';
 import { SearchExecutionsQuery } from '../../read-models/executions/search-executions.query';
 
@@ -27,16 +28,20 @@ export class ExecutionSearchController {
 
   @Get()
   @SearchExecutionsDocs()
-  @AllowQuery('conversationId', 'status', 'provider', 'createdAfter', 'createdBefore', 'limit', 'cursor')
+  @AllowQuery('conversationId', 'status', 'provider', 'errorCode', 'createdAfter', 'createdBefore', 'limit', 'cursor')
   async search(@Tenant() tenantId: string, @Query() query: Record<string, string | undefined>): Promise<ExecutionSearchPageResponse> {
     if (query.status !== undefined && !STATUSES.includes(query.status as ExecutionStatus)) {
       throw validationError(`status must be one of ${STATUSES.join(', ')}`);
+    }
+    if (query.errorCode !== undefined && !(RUN_FAILURE_CODES as readonly string[]).includes(query.errorCode)) {
+      throw validationError(`errorCode must be one of ${RUN_FAILURE_CODES.join(', ')}`);
     }
     return this.queries.execute(
       new SearchExecutionsQuery(tenantId, {
         conversationId: query.conversationId,
         status: query.status as ExecutionStatus | undefined,
         provider: query.provider,
+        errorCode: query.errorCode,
         createdAfter: instant(query.createdAfter, 'createdAfter'),
         createdBefore: instant(query.createdBefore, 'createdBefore'),
         limit: integerParam(query.limit, 'limit', 1, 100) ?? 20,

@@ -4,6 +4,7 @@ import { CqrsModule } from '@nestjs/cqrs';
 import { SchemaWorkerLifecycle } from './common/json-schema/schema-worker.lifecycle';
 import { dtoValidationPipe } from './common/validation';
 import { CONFIG, Config } from './config/config';
+import { CLOCK, systemClock } from './common/clock';
 import { ConversationsModule } from './conversations/conversations.module';
 import { EventStoreModule } from './event-store/event-store.module';
 import { ExecutionsModule } from './executions/executions.module';
@@ -14,6 +15,7 @@ import { StrictQueryGuard } from './http/strict-query';
 import { MetricsModule } from './metrics/metrics.module';
 import { ReadModelsModule } from './read-models/read-models.module';
 import { RuntimeModule } from './runtime/runtime.module';
+import { UsageModule } from './usage/usage.module';
 
 /** The application: the configuration, the store and the read models under the feature modules, and the HTTP conventions every route shares. */
 @Module({})
@@ -22,7 +24,15 @@ export class AppModule {
     return {
       module: AppModule,
       imports: [
-        { module: class ConfigModule {}, global: true, providers: [{ provide: CONFIG, useValue: config }], exports: [CONFIG] },
+        {
+          module: class ConfigModule {},
+          global: true,
+          providers: [
+            { provide: CONFIG, useValue: config },
+            { provide: CLOCK, useValue: config.clock ?? systemClock },
+          ],
+          exports: [CONFIG, CLOCK],
+        },
         EventStoreModule,
         ReadModelsModule,
         HealthModule,
@@ -32,6 +42,7 @@ export class AppModule {
         ConversationsModule,
         ExecutionsModule,
         FeedModule,
+        UsageModule,
       ],
       providers: [
         { provide: APP_FILTER, useClass: ApiExceptionFilter },

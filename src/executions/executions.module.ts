@@ -5,6 +5,7 @@ import { ProvidersModule } from '../providers/providers.module';
 import { CancelExecutionHandler } from './commands/cancel-execution.handler';
 import { RespondToActionHandler } from './commands/respond-to-action.handler';
 import { StartExecutionHandler } from './commands/start-execution.handler';
+import { TenantQuota } from './commands/tenant-quota';
 import { EventStreamResponder } from './http/event-stream.responder';
 import { ExecutionEventsController } from './http/execution-events.controller';
 import { ExecutionItemsController } from './http/execution-items.controller';
@@ -32,6 +33,7 @@ import { OwnerFollower } from './runner/owner-follower';
     RestartSweepReadiness,
     EventStreamResponder,
     StartExecutionHandler,
+    TenantQuota,
     CancelExecutionHandler,
     RespondToActionHandler,
     ReplayEventsHandler,

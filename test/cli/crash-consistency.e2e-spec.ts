@@ -87,7 +87,7 @@ describeServer('crash consistency of the projections (compiled server, SIGKILL)'
 
     const crashed = readFiles(sqlitePath);
     const positions = Object.values(crashed.checkpoints);
-    expect(Object.keys(crashed.checkpoints).sort()).toEqual(['actions', 'artifacts', 'conversations', 'executions']);
+    expect(Object.keys(crashed.checkpoints).sort()).toEqual(['actions', 'artifacts', 'conversations', 'executions', 'usage']);
     for (const position of positions) expect(position).toBeLessThanOrEqual(crashed.head);
     // Each execution row holds exactly its events up to the checkpoint: none skipped, none beyond.
     const expected = crashed.eventsUpTo(crashed.checkpoints.executions);

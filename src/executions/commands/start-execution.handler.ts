@@ -17,6 +17,7 @@ import { executionStream, loadExecution, toNewEvents, toRecorded } from '../exec
 import { ExecutionRunner } from '../runner/execution-runner';
 import { preflight } from './capability-preflight';
 import { claimKey } from './idempotency-claims';
+import { TenantQuota } from './tenant-quota';
 import { StartExecutionCommand, StartExecutionResult } from './start-execution.command';
 
 @CommandHandler(StartExecutionCommand)
@@ -25,6 +26,7 @@ export class StartExecutionHandler implements ICommandHandler<StartExecutionComm
     @Inject(EVENT_STORE) private readonly store: EventStore,
     private readonly providers: ProviderRegistry,
     private readonly runner: ExecutionRunner,
+    private readonly quota: TenantQuota,
     @Inject(CONFIG) private readonly config: Pick<Config, 'limits' | 'executionTimeoutMs'>,
   ) {}
 
@@ -42,6 +44,8 @@ export class StartExecutionHandler implements ICommandHandler<StartExecutionComm
     const configProblem = await provider.validateConfig(request.config);
     if (configProblem) throw new ValidationError(configProblem);
     preflight(provider.manifest, request.requiredCapabilities);
+    // The tenant's budget (docs/api.md#usage-and-budgets), before anything is appended, the claim included.
+    await this.quota.check(tenantId, request.idempotencyKey);
 
     // Held until the session is registered (or the start fails), so racing starts cannot pass the cap.
     const release = this.runner.reserve(tenantId);

@@ -1,4 +1,14 @@
-import { ActionKind, ErrorInfo, ExecutionInput, RecordedExecutionEvent, TERMINAL_STATUSES, TerminalEventType, TerminalStatus, ToolCall, Usage } from './execution-events';
+import {
+  ActionKind,
+  ErrorInfo,
+  ExecutionInput,
+  RecordedExecutionEvent,
+  TERMINAL_STATUSES,
+  TerminalEventType,
+  TerminalStatus,
+  ToolCall,
+  Usage,
+} from './execution-events';
 
 export type ExecutionStatus = 'queued' | 'running' | 'requires_action' | TerminalStatus;
 

@@ -25,7 +25,11 @@ export class RunQueuedData implements DataOf<'run.queued'> {
 @ClosedSchema()
 export class RunStartedData implements DataOf<'run.started'> {
   @ApiProperty() provider!: string;
-  @ApiPropertyOptional({ minLength: 1, example: 'gpt-4o-mini', description: 'The model the provider runs for this config; absent when it names none (scripted)' })
+  @ApiPropertyOptional({
+    minLength: 1,
+    example: 'gpt-4o-mini',
+    description: 'The model the provider runs for this config; absent when it names none (scripted)',
+  })
   model?: string;
 }
 

@@ -1,6 +1,7 @@
 import { Controller, Get, Query } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { validationError } from '../../http/api-error';
+import { isoInstantParam } from '../../http/iso-instant';
 import { AllowQuery, integerParam } from '../../http/strict-query';
 import { Tenant } from '../../http/tenant.decorator';
 import { SearchExecutionsDocs } from './execution-search.docs';
@@ -11,15 +12,6 @@ import { decodeCursor } from '../../read-models/executions/search-cursor';
 import { SearchExecutionsQuery } from '../../read-models/executions/search-executions.query';
 
 const STATUSES: readonly ExecutionStatus[] = ['queued', 'running', 'requires_action', 'completed', 'failed', 'cancelled'];
-const ISO = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2}))?$/;
-
-/** An ISO-8601 instant, normalised to the form `createdAt` is stored in, so string order is time order. */
-function instant(value: unknown, name: string): string | undefined {
-  if (value === undefined) return undefined;
-  const time = typeof value === 'string' && ISO.test(value) ? Date.parse(value) : NaN;
-  if (Number.isNaN(time)) throw validationError(`${name} must be an ISO-8601 date-time such as 2026-09-02T10:00:00.000Z`);
-  return new Date(time).toISOString();
-}
 
 /** Search (newest first, cursor pages); every filter is optional and they combine with AND. */
 @Controller('v1/executions')
@@ -42,8 +34,8 @@ export class ExecutionSearchController {
         status: query.status as ExecutionStatus | undefined,
         provider: query.provider,
         errorCode: query.errorCode,
-        createdAfter: instant(query.createdAfter, 'createdAfter'),
-        createdBefore: instant(query.createdBefore, 'createdBefore'),
+        createdAfter: isoInstantParam(query.createdAfter, 'createdAfter'),
+        createdBefore: isoInstantParam(query.createdBefore, 'createdBefore'),
         limit: integerParam(query.limit, 'limit', 1, 100) ?? 20,
         beforePosition: query.cursor === undefined ? undefined : decodeCursor(query.cursor),
       }),

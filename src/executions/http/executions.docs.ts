@@ -17,7 +17,7 @@ export const StartExecutionDocs = () =>
         'provider config (400) → capability preflight (422) → idempotency key (409, or the original execution) → create. ' +
         'A request that fails any check appends nothing and does not use up its key.',
       body: true,
-      errors: ['NOT_FOUND', 'PROVIDER_NOT_FOUND', 'IDEMPOTENCY_CONFLICT', 'CAPABILITY_UNSUPPORTED', 'PROVIDER_ERROR', 'STORE_UNAVAILABLE'],
+      errors: ['NOT_FOUND', 'PROVIDER_NOT_FOUND', 'IDEMPOTENCY_CONFLICT', 'CAPABILITY_UNSUPPORTED', 'QUOTA_EXCEEDED', 'PROVIDER_ERROR', 'STORE_UNAVAILABLE'],
     }),
     ApiCreatedResponse({ type: ExecutionResponse, description: 'A new execution, as right after `run.queued` (status `queued`, lastSequence 1)' }),
     ApiOkResponse({

@@ -26,7 +26,7 @@ export class UsageBudgetResponse {
 }
 
 /** docs/api.md#usage-and-budgets: the tenant's usage in a window, summed and grouped. */
-@ApiSchema({ name: 'Usage' })
+@ApiSchema({ name: 'UsageReport' })
 @ApiExtraModels(UsageBudgetResponse)
 export class UsageResponse {
   @ApiProperty({ ...ISO_TIME, description: 'The window start (inclusive)' }) from!: string;

@@ -33,7 +33,10 @@ describe('the usage ledger', () => {
       type: 'run.failed',
       data: { error: { code: 'PROVIDER_ERROR' }, usage: { inputTokens: 10, outputTokens: 0 } },
     });
-    expect((await acme.events(ids.cancelled)).at(-1)).toMatchObject({ type: 'run.cancelled', data: { reason: 'enough', usage: { inputTokens: 2, outputTokens: 2 } } });
+    expect((await acme.events(ids.cancelled)).at(-1)).toMatchObject({
+      type: 'run.cancelled',
+      data: { reason: 'enough', usage: { inputTokens: 2, outputTokens: 2 } },
+    });
     expect((await acme.events(ids.silent)).at(-1)).toEqual(expect.objectContaining({ type: 'run.completed', data: { usage: null } }));
   });
 
@@ -76,7 +79,12 @@ describe('the usage ledger', () => {
 
   it('counts executions by when they ended: a window before them is empty', async () => {
     const res = await acme.usage('?from=2020-01-01T00:00:00Z&to=2020-02-01T00:00:00Z');
-    expect(res.body).toMatchObject({ from: '2020-01-01T00:00:00.000Z', to: '2020-02-01T00:00:00.000Z', totals: { inputTokens: 0, outputTokens: 0, executions: 0 }, groups: [] });
+    expect(res.body).toMatchObject({
+      from: '2020-01-01T00:00:00.000Z',
+      to: '2020-02-01T00:00:00.000Z',
+      totals: { inputTokens: 0, outputTokens: 0, executions: 0 },
+      groups: [],
+    });
     const ended = (await acme.events(ids.completed)).at(-1).occurredAt as string;
     const after = new Date(Date.parse(ended) + 1).toISOString();
     // `to` is exclusive, `from` inclusive.

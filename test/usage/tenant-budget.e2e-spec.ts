@@ -81,9 +81,7 @@ describe('concurrent starts at the edge of a tenant budget', () => {
   it('are each taken or refused whole; the overshoot is bounded by the runs in flight; then starts are refused', async () => {
     await client.run(app.conversationId, [usageStep(90, 0)]);
     const racing = 8;
-    const answers = await Promise.all(
-      Array.from({ length: racing }, () => client.start(app.conversationId, [{ type: 'delay', ms: 50 }, usageStep(10, 10)])),
-    );
+    const answers = await Promise.all(Array.from({ length: racing }, () => client.start(app.conversationId, [{ type: 'delay', ms: 50 }, usageStep(10, 10)])));
     const statuses = answers.map((a) => a.status);
     expect(statuses.every((s) => s === 201 || s === 429)).toBe(true);
     const taken = answers.filter((a) => a.status === 201);

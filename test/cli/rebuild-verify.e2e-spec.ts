@@ -43,7 +43,9 @@ describeCli('projections:rebuild and projections:verify (compiled commands, real
   it('the live read models show no drift', async () => {
     const result = await verify();
     // Rows count every table of the projection: 5 executions, each with its execution_progress row.
-    expect(result.stdout).toMatch(/^executions: ok \(checkpoint \d+, 10 rows\)\nactions: ok .*\nartifacts: ok .*\nconversations: ok .*\nusage: ok .*\nno drift\n$/);
+    expect(result.stdout).toMatch(
+      /^executions: ok \(checkpoint \d+, 10 rows\)\nactions: ok .*\nartifacts: ok .*\nconversations: ok .*\nusage: ok .*\nno drift\n$/,
+    );
     expect(result.code).toBe(0);
   });
 

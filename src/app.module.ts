@@ -4,6 +4,7 @@ import { CqrsModule } from '@nestjs/cqrs';
 import { SchemaWorkerLifecycle } from './common/json-schema/schema-worker.lifecycle';
 import { dtoValidationPipe } from './common/validation';
 import { CONFIG, Config } from './config/config';
+import { CLOCK, systemClock } from './common/clock';
 import { ConversationsModule } from './conversations/conversations.module';
 import { EventStoreModule } from './event-store/event-store.module';
 import { ExecutionsModule } from './executions/executions.module';
@@ -15,6 +16,7 @@ import { MetricsModule } from './metrics/metrics.module';
 import { ReadModelsModule } from './read-models/read-models.module';
 import { ResponsesModule } from './responses/responses.module';
 import { RuntimeModule } from './runtime/runtime.module';
+import { UsageModule } from './usage/usage.module';
 
 /** The application: the configuration, the store and the read models under the feature modules, and the HTTP conventions every route shares. */
 @Module({})
@@ -23,7 +25,15 @@ export class AppModule {
     return {
       module: AppModule,
       imports: [
-        { module: class ConfigModule {}, global: true, providers: [{ provide: CONFIG, useValue: config }], exports: [CONFIG] },
+        {
+          module: class ConfigModule {},
+          global: true,
+          providers: [
+            { provide: CONFIG, useValue: config },
+            { provide: CLOCK, useValue: config.clock ?? systemClock },
+          ],
+          exports: [CONFIG, CLOCK],
+        },
         EventStoreModule,
         ReadModelsModule,
         HealthModule,
@@ -34,6 +44,7 @@ export class AppModule {
         ExecutionsModule,
         FeedModule,
         ResponsesModule,
+        UsageModule,
       ],
       providers: [
         { provide: APP_FILTER, useClass: ApiExceptionFilter },

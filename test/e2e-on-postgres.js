@@ -11,6 +11,7 @@ const SUITES = [
   'test/read-side', 'test/faults', 'test/auth', 'test/limits', 'test/health', 'test/runtime/runtime.e2e-spec.ts',
   'test/runtime/http-conventions.e2e-spec.ts', 'test/runtime/metrics.e2e-spec.ts', 'test/providers', 'test/fuzz',
   'test/responses',
+  'test/usage',
 ];
 
 function hasPostgres() {

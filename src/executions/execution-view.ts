@@ -15,6 +15,7 @@ export function executionView(state: ExecutionState) {
     ...(state.timeoutMs !== undefined && { timeoutMs: state.timeoutMs }),
     ...(state.actionTimeoutMs !== undefined && { actionTimeoutMs: state.actionTimeoutMs }),
     ...(state.concurrency !== undefined && { concurrency: state.concurrency }),
+    ...(state.budget !== undefined && { budget: state.budget }),
     createdAt: state.createdAt,
     startedAt: state.startedAt,
     endedAt: state.endedAt,

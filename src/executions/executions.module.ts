@@ -5,6 +5,7 @@ import { ProvidersModule } from '../providers/providers.module';
 import { CancelExecutionHandler } from './commands/cancel-execution.handler';
 import { RespondToActionHandler } from './commands/respond-to-action.handler';
 import { StartExecutionHandler } from './commands/start-execution.handler';
+import { TenantQuota } from './commands/tenant-quota';
 import { EventStreamResponder } from './http/event-stream.responder';
 import { ExecutionEventsController } from './http/execution-events.controller';
 import { ExecutionItemsController } from './http/execution-items.controller';
@@ -34,6 +35,7 @@ import { QueuedStarts } from './runner/queued-starts';
     RestartSweepReadiness,
     EventStreamResponder,
     StartExecutionHandler,
+    TenantQuota,
     CancelExecutionHandler,
     RespondToActionHandler,
     ReplayEventsHandler,

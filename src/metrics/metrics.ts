@@ -85,6 +85,14 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  /** Failed runs by their `run.failed` code: the label takes only RUN_FAILURE_CODES and OTHER. */
+  readonly executionsFailed = new Counter({
+    name: 'runledger_executions_failed_total',
+    help: 'Executions ended by run.failed, by error code',
+    labelNames: ['code'] as const,
+    registers: [this.registry],
+  });
+
   readonly tokens = new Counter({
     name: 'runledger_tokens_total',
     help: 'Tokens providers reported, by provider and direction',

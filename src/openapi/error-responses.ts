@@ -42,6 +42,11 @@ export const ERROR_CASES = {
     code: 'RATE_LIMITED',
     when: 'the tenant exceeded RATE_LIMIT_PER_MINUTE, SSE_MAX_STREAMS_PER_TENANT or (on a start) MAX_RUNNING_PER_TENANT, or the client address failed authentication more than AUTH_FAILURES_PER_MINUTE times',
   },
+  QUOTA_EXCEEDED: {
+    status: 429,
+    code: 'QUOTA_EXCEEDED',
+    when: "the tenant's month-to-date usage is at or over its TENANT_TOKEN_BUDGETS budget; `Retry-After` says when the month turns, `details` is `{ used, budget }`",
+  },
   PROVIDER_ERROR: { status: 502, code: 'PROVIDER_ERROR', when: 'the provider failed synchronously inside the request' },
   STORE_UNAVAILABLE: {
     status: 503,

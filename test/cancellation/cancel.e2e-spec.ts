@@ -42,7 +42,7 @@ describe('§8 cancellation', () => {
 
     const events = await replay(app.baseUrl, id);
     expect(typesOf(events)).toEqual(['run.queued', 'run.started', 'output.text.delta', 'run.cancelled']);
-    expect(events[3].data).toEqual({ reason: 'user pressed stop', providerCleanupError: null });
+    expect(events[3].data).toEqual({ reason: 'user pressed stop', providerCleanupError: null, usage: null });
     expect(res.body.lastSequence).toBe(4);
   });
 

@@ -128,7 +128,7 @@ describe('the scripted provider (§11)', () => {
       });
       expect(queuedAndStarted(pairs)).toEqual([
         ['output.text.delta', { delta: 'partial' }],
-        ['run.failed', { error: { code: 'PROVIDER_ERROR', message: 'model exploded' } }],
+        ['run.failed', { error: { code: 'PROVIDER_ERROR', message: 'model exploded' }, usage: null }],
       ]);
       expect(execution).toMatchObject({ status: 'failed', outputText: null, error: { code: 'PROVIDER_ERROR', message: 'model exploded' } });
     });

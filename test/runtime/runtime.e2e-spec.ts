@@ -27,7 +27,7 @@ describe('runtime and providers (§2)', () => {
     expect(res.headers.get('content-type')).toMatch(/^application\/json/);
     expect(Object.keys(res.body).sort()).toEqual(['eventStore', 'name', 'projections', 'protocolVersion', 'providers', 'version']);
     // Issue 7: each read model with where it stands in the log.
-    expect(res.body.projections.map((p: any) => p.name).sort()).toEqual(['actions', 'artifacts', 'conversations', 'executions']);
+    expect(res.body.projections.map((p: any) => p.name).sort()).toEqual(['actions', 'artifacts', 'conversations', 'executions', 'usage']);
     for (const projection of res.body.projections) expect(projection).toEqual({ name: expect.any(String), position: expect.any(Number), lag: 0 });
     expect(res.body.protocolVersion).toBe('2026-09-02');
     expect(res.body.eventStore).toBe(onPostgres ? 'postgres' : 'sqlite');

@@ -23,6 +23,8 @@ export interface ClaimedRequest {
   concurrency?: ConcurrencyPolicy;
   /** Present when started through POST /v1/responses: that API's settings, echoed by every read of the response. */
   responses?: Record<string, unknown>;
+  /** Left out when not set, in the hash too: keys claimed before budgets existed still match. */
+  budget?: { maxTotalTokens: number };
 }
 
 /**
@@ -41,6 +43,7 @@ export function requestHash(request: Omit<ClaimedRequest, 'idempotencyKey' | 'in
       ...(request.timeoutMs !== undefined && { timeoutMs: request.timeoutMs }),
       ...(request.actionTimeoutMs !== undefined && { actionTimeoutMs: request.actionTimeoutMs }),
       ...(request.concurrency !== undefined && { concurrency: request.concurrency }),
+      ...(request.budget !== undefined && { budget: request.budget }),
     }),
   );
 }

@@ -20,6 +20,7 @@ import { ConcurrencyPolicy } from '../../common/concurrency-policy';
 import { admitExecution } from './admit-execution';
 import { preflight } from './capability-preflight';
 import { claimKey } from './idempotency-claims';
+import { TenantQuota } from './tenant-quota';
 import { StartExecutionCommand, StartExecutionResult } from './start-execution.command';
 
 @CommandHandler(StartExecutionCommand)
@@ -29,6 +30,7 @@ export class StartExecutionHandler implements ICommandHandler<StartExecutionComm
     private readonly providers: ProviderRegistry,
     private readonly runner: ExecutionRunner,
     private readonly queuedStarts: QueuedStarts,
+    private readonly quota: TenantQuota,
     @Inject(CONFIG) private readonly config: Pick<Config, 'limits' | 'executionTimeoutMs'>,
   ) {}
 
@@ -45,6 +47,8 @@ export class StartExecutionHandler implements ICommandHandler<StartExecutionComm
     const configProblem = await provider.validateConfig(request.config);
     if (configProblem) throw new ValidationError(configProblem);
     preflight(provider.manifest, request.requiredCapabilities);
+    // The tenant's budget (docs/api.md#usage-and-budgets), before anything is appended, the claim included.
+    await this.quota.check(tenantId, request.idempotencyKey);
 
     // Held until the session is registered (or the start fails), so racing starts cannot pass the cap.
     const release = this.runner.reserve(tenantId);
@@ -102,7 +106,7 @@ export class StartExecutionHandler implements ICommandHandler<StartExecutionComm
   }
 
   /** run.queued's data, in its documented key order; a run started without `timeoutMs` gets EXECUTION_TIMEOUT_MS (docs/api.md#deadlines). */
-  private queuedData({ timeoutMs, actionTimeoutMs, concurrency, ...request }: StartExecutionCommand['request']) {
+  private queuedData({ timeoutMs, actionTimeoutMs, concurrency, budget, ...request }: StartExecutionCommand['request']) {
     const timeout = timeoutMs ?? this.config.executionTimeoutMs ?? undefined;
     return {
       conversationId: request.conversationId,
@@ -115,6 +119,7 @@ export class StartExecutionHandler implements ICommandHandler<StartExecutionComm
       ...(actionTimeoutMs !== undefined && { actionTimeoutMs }),
       ...(concurrency !== undefined && { concurrency }),
       ...(request.responses !== undefined && { responses: request.responses }),
+      ...(budget !== undefined && { budget }),
     };
   }
 

@@ -189,7 +189,7 @@ export interface paths {
         put?: never;
         /**
          * Start an execution
-         * @description Checks, first failure wins: body shape (400) → conversation (404 NOT_FOUND) → provider (404 PROVIDER_NOT_FOUND) → provider config (400) → capability preflight (422) → idempotency key (409, or the original execution) → create. A request that fails any check appends nothing and does not use up its key.
+         * @description Checks, first failure wins: body shape (400) → conversation (404 NOT_FOUND) → provider (404 PROVIDER_NOT_FOUND) → provider config (400) → capability preflight (422) → idempotency key (409, or the original execution) → concurrency (409 INVALID_STATE for `reject` while another execution of the conversation has not ended) → create. A request that fails any check appends nothing and does not use up its key.
          */
         post: operations["ExecutionsController_start"];
         delete?: never;
@@ -355,10 +355,132 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/responses": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a response (an execution, or the next turn of one)
+         * @description Without function_call_output items: a new execution on the provider `model` names, in `conversation`, in the conversation of `previous_response_id`, or in a new one. With them: answers the pending function calls of `previous_response_id` and continues that execution as its next turn. `stream: true` answers the stream; `background: true` answers at once; else the answer waits for the response to end. See docs/responses-api.md.
+         */
+        post: operations["ResponsesController_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/responses/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A response; with stream=true its stream, replayed after starting_after and followed live */
+        get: operations["ResponsesController_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        /**
+         * A response; with stream=true its stream, replayed after starting_after and followed live (headers only)
+         * @description As GET, without the body: the same status and headers, `content-length` included.
+         */
+        head: operations["ResponsesController_get_head"];
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/responses/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Cancel a response: the execution's cancel; an ended response is answered as it is */
+        post: operations["ResponsesController_cancel"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/responses/{id}/input_items": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The response's input items */
+        get: operations["ResponsesController_inputItems"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        /**
+         * The response's input items (headers only)
+         * @description As GET, without the body: the same status and headers, `content-length` included.
+         */
+        head: operations["ResponsesController_inputItems_head"];
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The tenant's token usage in a window, summed and grouped
+         * @description Counts every execution of the tenant whose terminal event falls in [from, to), with the tokens that event recorded. Each bound left out is that bound of the current calendar month in UTC.
+         */
+        get: operations["UsageController_usage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        /**
+         * The tenant's token usage in a window, summed and grouped (headers only)
+         * @description As GET, without the body: the same status and headers, `content-length` included.
+         */
+        head: operations["UsageController_usage_head"];
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        ApiErrorBody: {
+            /**
+             * @example VALIDATION_ERROR
+             * @enum {string}
+             */
+            code: "VALIDATION_ERROR" | "UNAUTHENTICATED" | "NOT_FOUND" | "PROVIDER_NOT_FOUND" | "ACTION_NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "INVALID_STATE" | "ACTION_ALREADY_RESOLVED" | "PAYLOAD_TOO_LARGE" | "CAPABILITY_UNSUPPORTED" | "RATE_LIMITED" | "QUOTA_EXCEEDED" | "PROVIDER_ERROR" | "SERVICE_UNAVAILABLE" | "INTERNAL_ERROR" | "INTERNAL_ERROR";
+            /**
+             * @description For people; never a stack trace
+             * @example reason must be from 1 to 500 characters
+             */
+            message: string;
+            /** @description Machine-readable specifics, e.g. `capabilities` on CAPABILITY_UNSUPPORTED */
+            details?: {
+                [key: string]: unknown;
+            };
+        };
+        ErrorEnvelope: {
+            error: components["schemas"]["ApiErrorBody"];
+        };
         HealthResult: {
             /** @enum {string} */
             status: "ok";
@@ -474,6 +596,11 @@ export interface components {
             metadata?: {
                 [key: string]: unknown;
             } | null;
+            /**
+             * @description The default `concurrency` of its executions (an execution may override it). Default parallel
+             * @enum {string|null}
+             */
+            concurrency?: "parallel" | "reject" | "enqueue" | "interrupt" | null;
         };
         ConversationExecution: {
             id: string;
@@ -496,6 +623,11 @@ export interface components {
                 [key: string]: unknown;
             };
             /**
+             * @description The default `concurrency` of its executions; absent when not set (parallel)
+             * @enum {string}
+             */
+            concurrency?: "parallel" | "reject" | "enqueue" | "interrupt";
+            /**
              * Format: date-time
              * @example 2026-09-02T10:00:00.000Z
              */
@@ -506,6 +638,10 @@ export interface components {
         ExecutionInputDto: {
             /** @example hello brave new world */
             text: string;
+        };
+        ExecutionBudgetDto: {
+            /** @description Input plus output tokens the run may spend */
+            maxTotalTokens: number;
         };
         StartExecutionDto: {
             /** @description An existing conversation */
@@ -534,10 +670,17 @@ export interface components {
             timeoutMs?: number | null;
             /** @description Milliseconds each action may stay unanswered before the run fails `ACTION_EXPIRED`; an action's own timeout wins. Default none */
             actionTimeoutMs?: number | null;
+            /**
+             * @description How it treats the conversation's executions that have not ended (docs/api.md#concurrency). Default the conversation's, else parallel
+             * @enum {string|null}
+             */
+            concurrency?: "parallel" | "reject" | "enqueue" | "interrupt" | null;
+            /** @description A token budget: once the usage the provider reported passes it, the run is stopped and fails `BUDGET_EXCEEDED`. Default none */
+            budget?: components["schemas"]["ExecutionBudgetDto"] | null;
         };
         ExecutionError: {
             /**
-             * @description e.g. PROVIDER_ERROR, ACTION_DENIED, RUNTIME_INTERRUPTED, DEADLINE_EXCEEDED, ACTION_EXPIRED
+             * @description One of PROVIDER_ERROR, ACTION_DENIED, RUNTIME_INTERRUPTED, LIMIT_EXCEEDED, DEADLINE_EXCEEDED, ACTION_EXPIRED, BUDGET_EXCEEDED
              * @example PROVIDER_ERROR
              */
             code: string;
@@ -551,6 +694,10 @@ export interface components {
         ExecutionInput: {
             /** @example hello brave new world */
             text: string;
+        };
+        ExecutionBudget: {
+            /** @description The run fails `BUDGET_EXCEEDED` once its reported input plus output tokens pass this */
+            maxTotalTokens: number;
         };
         Execution: {
             /** @description UUIDv7 */
@@ -576,6 +723,13 @@ export interface components {
             timeoutMs?: number;
             /** @description How long each action may stay unanswered unless it says otherwise; absent when not set */
             actionTimeoutMs?: number;
+            /**
+             * @description Its concurrency policy, its own or its conversation's; absent when neither set one (parallel)
+             * @enum {string}
+             */
+            concurrency?: "parallel" | "reject" | "enqueue" | "interrupt";
+            /** @description Absent when the execution has no budget */
+            budget?: components["schemas"]["ExecutionBudget"];
             /**
              * Format: date-time
              * @example 2026-09-02T10:00:00.000Z
@@ -701,9 +855,25 @@ export interface components {
             timeoutMs?: number;
             /** @description Present when set on the request */
             actionTimeoutMs?: number;
+            /**
+             * @description Present when the request or its conversation set it
+             * @enum {string}
+             */
+            concurrency?: "parallel" | "reject" | "enqueue" | "interrupt";
+            /** @description Present when started through POST /v1/responses: the settings every read of the response echoes */
+            responses?: {
+                [key: string]: unknown;
+            };
+            /** @description Present when set on the request */
+            budget?: components["schemas"]["ExecutionBudget"];
         };
         RunStartedData: {
             provider: string;
+            /**
+             * @description The model the provider runs for this config; absent when it names none (scripted)
+             * @example gpt-4o-mini
+             */
+            model?: string;
         };
         TextDeltaData: {
             /** @example Hel */
@@ -756,10 +926,14 @@ export interface components {
         };
         RunFailedData: {
             error: components["schemas"]["ExecutionError"];
+            /** @description Tokens spent before the failure; null when the provider reported none */
+            usage: components["schemas"]["Usage"] | (never | null);
         };
         RunCancelledData: {
             reason: string | null;
             providerCleanupError: string | null;
+            /** @description Tokens spent before the cancel; null when the provider reported none */
+            usage: components["schemas"]["Usage"] | (never | null);
         };
         Event: {
             executionId: string;
@@ -832,24 +1006,230 @@ export interface components {
             /** @description The feed is complete up to here: resume with `after` = this, even after an empty page */
             lastPosition: number;
         };
-        ApiErrorBody: {
-            /**
-             * @example VALIDATION_ERROR
-             * @enum {string}
-             */
-            code: "VALIDATION_ERROR" | "UNAUTHENTICATED" | "NOT_FOUND" | "PROVIDER_NOT_FOUND" | "ACTION_NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "INVALID_STATE" | "ACTION_ALREADY_RESOLVED" | "PAYLOAD_TOO_LARGE" | "CAPABILITY_UNSUPPORTED" | "RATE_LIMITED" | "PROVIDER_ERROR" | "SERVICE_UNAVAILABLE" | "INTERNAL_ERROR" | "INTERNAL_ERROR";
-            /**
-             * @description For people; never a stack trace
-             * @example reason must be from 1 to 500 characters
-             */
+        OpenAiErrorBody: {
             message: string;
-            /** @description Machine-readable specifics, e.g. `capabilities` on CAPABILITY_UNSUPPORTED */
+            /** @enum {string} */
+            type: "invalid_request_error" | "authentication_error" | "rate_limit_error" | "server_error";
+            /**
+             * @description The binding's error code (docs/api.md#errors)
+             * @example VALIDATION_ERROR
+             */
+            code: string;
+            /** @description The request field the error is about, when known */
+            param: string | null;
+            /** @description As `details` in the binding (e.g. `capabilities` on CAPABILITY_UNSUPPORTED) */
             details?: {
                 [key: string]: unknown;
             };
         };
-        ErrorEnvelope: {
-            error: components["schemas"]["ApiErrorBody"];
+        OpenAiErrorEnvelope: {
+            error: components["schemas"]["OpenAiErrorBody"];
+        };
+        OutputTextPartResponse: {
+            /** @enum {string} */
+            type: "output_text";
+            text: string;
+            annotations: Record<string, never>[];
+            logprobs: Record<string, never>[];
+        };
+        ResponseMessageItem: {
+            /** @enum {string} */
+            type: "message";
+            /** @example msg_0190…_3 */
+            id: string;
+            /** @enum {string} */
+            status: "in_progress" | "completed" | "incomplete";
+            /** @enum {string} */
+            role: "assistant";
+            content: components["schemas"]["OutputTextPartResponse"][];
+        };
+        ResponseFunctionCallItem: {
+            /** @enum {string} */
+            type: "function_call";
+            /** @example fc_0190…_5 */
+            id: string;
+            /** @description The model's call id; a function_call_output answers it */
+            call_id: string;
+            name: string;
+            /** @description The arguments as JSON text */
+            arguments: string;
+            /** @enum {string} */
+            status: "in_progress" | "completed" | "incomplete";
+        };
+        InputTokensDetails: {
+            cached_tokens: number;
+        };
+        OutputTokensDetails: {
+            reasoning_tokens: number;
+        };
+        ResponseUsageResponse: {
+            input_tokens: number;
+            input_tokens_details: components["schemas"]["InputTokensDetails"];
+            output_tokens: number;
+            output_tokens_details: components["schemas"]["OutputTokensDetails"];
+            total_tokens: number;
+        };
+        ResponseErrorInfo: {
+            /** @description The run.failed code (PROVIDER_ERROR, DEADLINE_EXCEEDED, …) */
+            code: string;
+            message: string;
+        };
+        IncompleteDetails: {
+            /** @enum {string} */
+            reason: "max_output_tokens";
+        };
+        FunctionToolResponse: {
+            /** @enum {string} */
+            type: "function";
+            name: string;
+            description: string | null;
+            parameters: {
+                [key: string]: unknown;
+            };
+            /** @enum {boolean} */
+            strict: false;
+        };
+        TextFormat: {
+            /** @enum {string} */
+            type: "text";
+        };
+        TextSettings: {
+            format: components["schemas"]["TextFormat"];
+        };
+        ConversationRef: {
+            /** @description The Runledger conversation the execution belongs to */
+            id: string;
+        };
+        Response: {
+            /**
+             * @description `resp_<execution id>` for the first turn, `resp_<execution id>_<n>` for the n-th
+             * @example resp_0190…
+             */
+            id: string;
+            /** @enum {string} */
+            object: "response";
+            /** @description Unix seconds */
+            created_at: number;
+            completed_at: number | null;
+            /** @enum {string} */
+            status: "queued" | "in_progress" | "completed" | "failed" | "cancelled" | "incomplete";
+            incomplete_details: components["schemas"]["IncompleteDetails"] | (never | null);
+            /** @description As requested: a provider id, or <provider id>/<model> */
+            model: string;
+            previous_response_id: string | null;
+            instructions: string | null;
+            output: (components["schemas"]["ResponseMessageItem"] | components["schemas"]["ResponseFunctionCallItem"])[];
+            error: components["schemas"]["ResponseErrorInfo"] | (never | null);
+            tools: components["schemas"]["FunctionToolResponse"][];
+            /** @enum {string} */
+            tool_choice: "auto" | "none";
+            /** @enum {string} */
+            truncation: "disabled";
+            parallel_tool_calls: boolean;
+            text: components["schemas"]["TextSettings"];
+            top_p: number;
+            presence_penalty: number;
+            frequency_penalty: number;
+            top_logprobs: number;
+            /** @description 1 when the request set none */
+            temperature: number;
+            /** @enum {object|null} */
+            reasoning: never | null;
+            /** @enum {object|null} */
+            user: never | null;
+            usage: components["schemas"]["ResponseUsageResponse"] | (never | null);
+            max_output_tokens: number | null;
+            /** @enum {object|null} */
+            max_tool_calls: never | null;
+            /** @enum {boolean} */
+            store: true;
+            background: boolean;
+            /** @enum {string} */
+            service_tier: "default";
+            metadata: {
+                [key: string]: string;
+            };
+            /** @enum {object|null} */
+            safety_identifier: never | null;
+            /** @enum {object|null} */
+            prompt_cache_key: never | null;
+            conversation: components["schemas"]["ConversationRef"];
+        };
+        InputTextPartResponse: {
+            /** @enum {string} */
+            type: "input_text";
+            text: string;
+        };
+        ResponseInputItem: {
+            /** @enum {string} */
+            type: "message" | "function_call_output";
+            id: string;
+            /** @enum {string} */
+            status: "completed";
+            /**
+             * @description message only
+             * @enum {string}
+             */
+            role?: "user" | "system" | "developer";
+            /** @description message only */
+            content?: components["schemas"]["InputTextPartResponse"][];
+            /** @description function_call_output only */
+            call_id?: string;
+            /** @description function_call_output only */
+            output?: string;
+        };
+        ResponseInputItemList: {
+            /** @enum {string} */
+            object: "list";
+            data: components["schemas"]["ResponseInputItem"][];
+            first_id: string | null;
+            last_id: string | null;
+            has_more: boolean;
+        };
+        UsageBudget: {
+            /** @description The tenant's TENANT_TOKEN_BUDGETS tokens per calendar month (UTC) */
+            tokens: number;
+            /** @description What is left of it this month (never below 0) */
+            remaining: number;
+        };
+        UsageTotals: {
+            inputTokens: number;
+            outputTokens: number;
+            /** @description Executions that ended in the window, with or without reported usage */
+            executions: number;
+        };
+        UsageGroup: {
+            inputTokens: number;
+            outputTokens: number;
+            /** @description Executions that ended in the window, with or without reported usage */
+            executions: number;
+            /**
+             * @description The provider id, model, conversation id or UTC day (YYYY-MM-DD); null for executions whose provider named no model
+             * @example scripted
+             */
+            key: string | null;
+        };
+        UsageReport: {
+            /**
+             * Format: date-time
+             * @description The window start (inclusive)
+             * @example 2026-09-02T10:00:00.000Z
+             */
+            from: string;
+            /**
+             * Format: date-time
+             * @description The window end (exclusive)
+             * @example 2026-09-02T10:00:00.000Z
+             */
+            to: string;
+            /** @description Over every execution that ended in the window, not just this page */
+            totals: components["schemas"]["UsageTotals"];
+            /** @description The tenant's monthly budget and what is left of it this month; null without one */
+            budget: components["schemas"]["UsageBudget"] | (never | null);
+            /** @description In ascending key order */
+            groups: components["schemas"]["UsageGroup"][];
+            /** @description Opaque; pass as `cursor` (with the same groupBy) for the next groups. null on the last page */
+            nextCursor: string | null;
         };
     };
     responses: never;
@@ -2081,6 +2461,8 @@ export interface operations {
                 conversationId?: string;
                 status?: "queued" | "running" | "requires_action" | "completed" | "failed" | "cancelled";
                 provider?: string;
+                /** @description Only executions that failed with this `run.failed` code */
+                errorCode?: "PROVIDER_ERROR" | "ACTION_DENIED" | "RUNTIME_INTERRUPTED" | "LIMIT_EXCEEDED" | "DEADLINE_EXCEEDED" | "ACTION_EXPIRED" | "BUDGET_EXCEEDED";
                 createdAfter?: string;
                 createdBefore?: string;
                 limit?: number;
@@ -2243,7 +2625,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `IDEMPOTENCY_CONFLICT`: the idempotency key was used for a different request */
+            /** @description `IDEMPOTENCY_CONFLICT`: the idempotency key was used for a different request; `INVALID_STATE`: the execution's state forbids the command */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -2279,7 +2661,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `RATE_LIMITED`: the tenant exceeded RATE_LIMIT_PER_MINUTE, SSE_MAX_STREAMS_PER_TENANT or (on a start) MAX_RUNNING_PER_TENANT, or the client address failed authentication more than AUTH_FAILURES_PER_MINUTE times */
+            /** @description `RATE_LIMITED`: the tenant exceeded RATE_LIMIT_PER_MINUTE, SSE_MAX_STREAMS_PER_TENANT or (on a start) MAX_RUNNING_PER_TENANT, or the client address failed authentication more than AUTH_FAILURES_PER_MINUTE times; `QUOTA_EXCEEDED`: the tenant's month-to-date usage is at or over its TENANT_TOKEN_BUDGETS budget; `Retry-After` says when the month turns, `details` is `{ used, budget }` */
             429: {
                 headers: {
                     /** @description Seconds to wait */
@@ -2336,6 +2718,8 @@ export interface operations {
                 conversationId?: string;
                 status?: "queued" | "running" | "requires_action" | "completed" | "failed" | "cancelled";
                 provider?: string;
+                /** @description Only executions that failed with this `run.failed` code */
+                errorCode?: "PROVIDER_ERROR" | "ACTION_DENIED" | "RUNTIME_INTERRUPTED" | "LIMIT_EXCEEDED" | "DEADLINE_EXCEEDED" | "ACTION_EXPIRED" | "BUDGET_EXCEEDED";
                 createdAfter?: string;
                 createdBefore?: string;
                 limit?: number;
@@ -3738,6 +4122,935 @@ export interface operations {
                 };
             };
             /** @description `SERVICE_UNAVAILABLE`: OIDC is on and the issuer's signing keys cannot be fetched */
+            503: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    ResponsesController_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description A provider id, or <provider id>/<model> */
+                    model: string;
+                    input: string | {
+                        [key: string]: unknown;
+                    }[];
+                    instructions?: string | null;
+                    tools?: {
+                        [key: string]: unknown;
+                    }[] | null;
+                    /** @enum {string|null} */
+                    tool_choice?: "auto" | "none" | null;
+                    temperature?: number | null;
+                    max_output_tokens?: number | null;
+                    metadata?: {
+                        [key: string]: string;
+                    } | null;
+                    previous_response_id?: string | null;
+                    /** @description A Runledger conversation id */
+                    conversation?: string | null;
+                    stream?: boolean | null;
+                    background?: boolean | null;
+                    /** @enum {boolean|null} */
+                    store?: true | null;
+                    /** @enum {boolean|null} */
+                    parallel_tool_calls?: true | null;
+                    /** @enum {string|null} */
+                    truncation?: "disabled" | null;
+                };
+            };
+        };
+        responses: {
+            /** @description The response (ended, or queued with `background`), or its stream with `stream: true` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Response"];
+                    /**
+                     * @example retry: 1000
+                     *
+                     *     id: 4
+                     *     event: response.output_text.delta
+                     *     data: {"type":"response.output_text.delta","item_id":"msg_0190…_2","output_index":0,"content_index":0,"delta":"Hel","logprobs":[],"sequence_number":4}
+                     */
+                    "text/event-stream": string;
+                };
+            };
+            /** @description `VALIDATION_ERROR`: the body, path or query fails validation (unknown, empty or repeated query parameters too), or the JSON is malformed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiErrorEnvelope"];
+                };
+            };
+            /** @description `UNAUTHENTICATED`: auth is on and the bearer token is missing or not valid */
+            401: {
+                headers: {
+                    /** @description RFC 6750 Bearer challenge */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiErrorEnvelope"];
+                };
+            };
+            /** @description `NOT_FOUND`: the conversation or execution does not exist (or is another tenant's); `PROVIDER_NOT_FOUND`: no provider has this id */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiErrorEnvelope"];
+                };
+            };
+            /** @description `VALIDATION_ERROR`: the headers and body did not arrive within REQUEST_TIMEOUT_MS; the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiErrorEnvelope"];
+                };
+            };
+            /** @description `INVALID_STATE`: the execution's state forbids the command; `ACTION_ALREADY_RESOLVED`: the action already has an accepted answer */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiErrorEnvelope"];
+                };
+            };
+            /** @description `PAYLOAD_TOO_LARGE`: the body is over BODY_LIMIT_BYTES (or an action answer over MAX_EVENT_BYTES) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiErrorEnvelope"];
+                };
+            };
+            /** @description `VALIDATION_ERROR`: a non-empty body is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiErrorEnvelope"];
+                };
+            };
+            /** @description `CAPABILITY_UNSUPPORTED`: a required capability is unsupported or absent; `details.capabilities` lists each with its level */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiErrorEnvelope"];
+                };
+            };
+            /** @description `RATE_LIMITED`: the tenant exceeded RATE_LIMIT_PER_MINUTE, SSE_MAX_STREAMS_PER_TENANT or (on a start) MAX_RUNNING_PER_TENANT, or the client address failed authentication more than AUTH_FAILURES_PER_MINUTE times */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiErrorEnvelope"];
+                };
+            };
+            /** @description `VALIDATION_ERROR`: the request headers are over what Node accepts (16 KiB by default); answered before any route, and the connection is closed */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiErrorEnvelope"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`: a bug; the message says nothing of internals */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiErrorEnvelope"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: OIDC is on and the issuer's signing keys cannot be fetched; `SERVICE_UNAVAILABLE`: the event store cannot take writes (or a read model cannot be read) right now; nothing was appended */
+            503: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiErrorEnvelope"];
+                };
+            };
+        };
+    };
+    ResponsesController_get: {
+        parameters: {
+            query?: {
+                stream?: "true" | "false";
+                /** @description Stream only: events after this sequence_number */
+                starting_after?: number;
+            };
+            header?: never;
+            path: {
+                /** @description `resp_<execution id>` (first turn) or `resp_<execution id>_<n>` (docs/responses-api.md#ids) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The response, or its stream (an empty stream when nothing is left after starting_after) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Response"];
+                    /**
+                     * @example retry: 1000
+                     *
+                     *     id: 4
+                     *     event: response.output_text.delta
+                     *     data: {"type":"response.output_text.delta","item_id":"msg_0190…_2","output_index":0,"content_index":0,"delta":"Hel","logprobs":[],"sequence_number":4}
+                     */
+                    "text/event-stream": string;
+                };
+            };
+            /** @description `VALIDATION_ERROR`: the body, path or query fails validation (unknown, empty or repeated query parameters too), or the JSON is malformed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiErrorEnvelope"];
+                };
+            };
+            /** @description `UNAUTHENTICATED`: auth is on and the bearer token is missing or not valid */
+            401: {
+                headers: {
+                    /** @description RFC 6750 Bearer challenge */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiErrorEnvelope"];
+                };
+            };
+            /** @description `NOT_FOUND`: the conversation or execution does not exist (or is another tenant's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiErrorEnvelope"];
+                };
+            };
+            /** @description `VALIDATION_ERROR`: the headers and body did not arrive within REQUEST_TIMEOUT_MS; the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiErrorEnvelope"];
+                };
+            };
+            /** @description `RATE_LIMITED`: the tenant exceeded RATE_LIMIT_PER_MINUTE, SSE_MAX_STREAMS_PER_TENANT or (on a start) MAX_RUNNING_PER_TENANT, or the client address failed authentication more than AUTH_FAILURES_PER_MINUTE times */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiErrorEnvelope"];
+                };
+            };
+            /** @description `VALIDATION_ERROR`: the request headers are over what Node accepts (16 KiB by default); answered before any route, and the connection is closed */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiErrorEnvelope"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`: a bug; the message says nothing of internals */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiErrorEnvelope"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: OIDC is on and the issuer's signing keys cannot be fetched */
+            503: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiErrorEnvelope"];
+                };
+            };
+        };
+    };
+    ResponsesController_get_head: {
+        parameters: {
+            query?: {
+                stream?: "true" | "false";
+                /** @description Stream only: events after this sequence_number */
+                starting_after?: number;
+            };
+            header?: never;
+            path: {
+                /** @description `resp_<execution id>` (first turn) or `resp_<execution id>_<n>` (docs/responses-api.md#ids) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The response, or its stream (an empty stream when nothing is left after starting_after) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Response"];
+                    /**
+                     * @example retry: 1000
+                     *
+                     *     id: 4
+                     *     event: response.output_text.delta
+                     *     data: {"type":"response.output_text.delta","item_id":"msg_0190…_2","output_index":0,"content_index":0,"delta":"Hel","logprobs":[],"sequence_number":4}
+                     */
+                    "text/event-stream": string;
+                };
+            };
+            /** @description `VALIDATION_ERROR`: the body, path or query fails validation (unknown, empty or repeated query parameters too), or the JSON is malformed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiErrorEnvelope"];
+                };
+            };
+            /** @description `UNAUTHENTICATED`: auth is on and the bearer token is missing or not valid */
+            401: {
+                headers: {
+                    /** @description RFC 6750 Bearer challenge */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiErrorEnvelope"];
+                };
+            };
+            /** @description `NOT_FOUND`: the conversation or execution does not exist (or is another tenant's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiErrorEnvelope"];
+                };
+            };
+            /** @description `VALIDATION_ERROR`: the headers and body did not arrive within REQUEST_TIMEOUT_MS; the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiErrorEnvelope"];
+                };
+            };
+            /** @description `RATE_LIMITED`: the tenant exceeded RATE_LIMIT_PER_MINUTE, SSE_MAX_STREAMS_PER_TENANT or (on a start) MAX_RUNNING_PER_TENANT, or the client address failed authentication more than AUTH_FAILURES_PER_MINUTE times */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiErrorEnvelope"];
+                };
+            };
+            /** @description `VALIDATION_ERROR`: the request headers are over what Node accepts (16 KiB by default); answered before any route, and the connection is closed */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiErrorEnvelope"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`: a bug; the message says nothing of internals */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiErrorEnvelope"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: OIDC is on and the issuer's signing keys cannot be fetched */
+            503: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiErrorEnvelope"];
+                };
+            };
+        };
+    };
+    ResponsesController_cancel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description `resp_<execution id>` (first turn) or `resp_<execution id>_<n>` (docs/responses-api.md#ids) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** @description None, or an empty object */
+        requestBody?: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Response"];
+                };
+            };
+            /** @description `VALIDATION_ERROR`: the body, path or query fails validation (unknown, empty or repeated query parameters too), or the JSON is malformed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiErrorEnvelope"];
+                };
+            };
+            /** @description `UNAUTHENTICATED`: auth is on and the bearer token is missing or not valid */
+            401: {
+                headers: {
+                    /** @description RFC 6750 Bearer challenge */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiErrorEnvelope"];
+                };
+            };
+            /** @description `NOT_FOUND`: the conversation or execution does not exist (or is another tenant's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiErrorEnvelope"];
+                };
+            };
+            /** @description `VALIDATION_ERROR`: the headers and body did not arrive within REQUEST_TIMEOUT_MS; the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiErrorEnvelope"];
+                };
+            };
+            /** @description `PAYLOAD_TOO_LARGE`: the body is over BODY_LIMIT_BYTES (or an action answer over MAX_EVENT_BYTES) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiErrorEnvelope"];
+                };
+            };
+            /** @description `VALIDATION_ERROR`: a non-empty body is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiErrorEnvelope"];
+                };
+            };
+            /** @description `RATE_LIMITED`: the tenant exceeded RATE_LIMIT_PER_MINUTE, SSE_MAX_STREAMS_PER_TENANT or (on a start) MAX_RUNNING_PER_TENANT, or the client address failed authentication more than AUTH_FAILURES_PER_MINUTE times */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiErrorEnvelope"];
+                };
+            };
+            /** @description `VALIDATION_ERROR`: the request headers are over what Node accepts (16 KiB by default); answered before any route, and the connection is closed */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiErrorEnvelope"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`: a bug; the message says nothing of internals */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiErrorEnvelope"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: OIDC is on and the issuer's signing keys cannot be fetched; `SERVICE_UNAVAILABLE`: the event store cannot take writes (or a read model cannot be read) right now; nothing was appended */
+            503: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiErrorEnvelope"];
+                };
+            };
+        };
+    };
+    ResponsesController_inputItems: {
+        parameters: {
+            query?: {
+                limit?: number;
+                order?: "asc" | "desc";
+                /** @description An item id: the items after it */
+                after?: string;
+            };
+            header?: never;
+            path: {
+                /** @description `resp_<execution id>` (first turn) or `resp_<execution id>_<n>` (docs/responses-api.md#ids) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResponseInputItemList"];
+                };
+            };
+            /** @description `VALIDATION_ERROR`: the body, path or query fails validation (unknown, empty or repeated query parameters too), or the JSON is malformed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiErrorEnvelope"];
+                };
+            };
+            /** @description `UNAUTHENTICATED`: auth is on and the bearer token is missing or not valid */
+            401: {
+                headers: {
+                    /** @description RFC 6750 Bearer challenge */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiErrorEnvelope"];
+                };
+            };
+            /** @description `NOT_FOUND`: the conversation or execution does not exist (or is another tenant's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiErrorEnvelope"];
+                };
+            };
+            /** @description `VALIDATION_ERROR`: the headers and body did not arrive within REQUEST_TIMEOUT_MS; the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiErrorEnvelope"];
+                };
+            };
+            /** @description `RATE_LIMITED`: the tenant exceeded RATE_LIMIT_PER_MINUTE, SSE_MAX_STREAMS_PER_TENANT or (on a start) MAX_RUNNING_PER_TENANT, or the client address failed authentication more than AUTH_FAILURES_PER_MINUTE times */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiErrorEnvelope"];
+                };
+            };
+            /** @description `VALIDATION_ERROR`: the request headers are over what Node accepts (16 KiB by default); answered before any route, and the connection is closed */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiErrorEnvelope"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`: a bug; the message says nothing of internals */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiErrorEnvelope"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: OIDC is on and the issuer's signing keys cannot be fetched */
+            503: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiErrorEnvelope"];
+                };
+            };
+        };
+    };
+    ResponsesController_inputItems_head: {
+        parameters: {
+            query?: {
+                limit?: number;
+                order?: "asc" | "desc";
+                /** @description An item id: the items after it */
+                after?: string;
+            };
+            header?: never;
+            path: {
+                /** @description `resp_<execution id>` (first turn) or `resp_<execution id>_<n>` (docs/responses-api.md#ids) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResponseInputItemList"];
+                };
+            };
+            /** @description `VALIDATION_ERROR`: the body, path or query fails validation (unknown, empty or repeated query parameters too), or the JSON is malformed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiErrorEnvelope"];
+                };
+            };
+            /** @description `UNAUTHENTICATED`: auth is on and the bearer token is missing or not valid */
+            401: {
+                headers: {
+                    /** @description RFC 6750 Bearer challenge */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiErrorEnvelope"];
+                };
+            };
+            /** @description `NOT_FOUND`: the conversation or execution does not exist (or is another tenant's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiErrorEnvelope"];
+                };
+            };
+            /** @description `VALIDATION_ERROR`: the headers and body did not arrive within REQUEST_TIMEOUT_MS; the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiErrorEnvelope"];
+                };
+            };
+            /** @description `RATE_LIMITED`: the tenant exceeded RATE_LIMIT_PER_MINUTE, SSE_MAX_STREAMS_PER_TENANT or (on a start) MAX_RUNNING_PER_TENANT, or the client address failed authentication more than AUTH_FAILURES_PER_MINUTE times */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiErrorEnvelope"];
+                };
+            };
+            /** @description `VALIDATION_ERROR`: the request headers are over what Node accepts (16 KiB by default); answered before any route, and the connection is closed */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiErrorEnvelope"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`: a bug; the message says nothing of internals */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiErrorEnvelope"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: OIDC is on and the issuer's signing keys cannot be fetched */
+            503: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiErrorEnvelope"];
+                };
+            };
+        };
+    };
+    UsageController_usage: {
+        parameters: {
+            query?: {
+                /** @description Inclusive; default the start of this month (UTC) */
+                from?: string;
+                /** @description Exclusive; default the start of next month (UTC) */
+                to?: string;
+                groupBy?: "provider" | "model" | "conversation" | "day";
+                /** @description Groups per page */
+                limit?: number;
+                /** @description A previous page's nextCursor */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UsageReport"];
+                };
+            };
+            /** @description `VALIDATION_ERROR`: the body, path or query fails validation (unknown, empty or repeated query parameters too), or the JSON is malformed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `UNAUTHENTICATED`: auth is on and the bearer token is missing or not valid */
+            401: {
+                headers: {
+                    /** @description RFC 6750 Bearer challenge */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `VALIDATION_ERROR`: the headers and body did not arrive within REQUEST_TIMEOUT_MS; the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `RATE_LIMITED`: the tenant exceeded RATE_LIMIT_PER_MINUTE, SSE_MAX_STREAMS_PER_TENANT or (on a start) MAX_RUNNING_PER_TENANT, or the client address failed authentication more than AUTH_FAILURES_PER_MINUTE times */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `VALIDATION_ERROR`: the request headers are over what Node accepts (16 KiB by default); answered before any route, and the connection is closed */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`: a bug; the message says nothing of internals */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: OIDC is on and the issuer's signing keys cannot be fetched; `SERVICE_UNAVAILABLE`: the event store cannot take writes (or a read model cannot be read) right now; nothing was appended */
+            503: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    UsageController_usage_head: {
+        parameters: {
+            query?: {
+                /** @description Inclusive; default the start of this month (UTC) */
+                from?: string;
+                /** @description Exclusive; default the start of next month (UTC) */
+                to?: string;
+                groupBy?: "provider" | "model" | "conversation" | "day";
+                /** @description Groups per page */
+                limit?: number;
+                /** @description A previous page's nextCursor */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UsageReport"];
+                };
+            };
+            /** @description `VALIDATION_ERROR`: the body, path or query fails validation (unknown, empty or repeated query parameters too), or the JSON is malformed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `UNAUTHENTICATED`: auth is on and the bearer token is missing or not valid */
+            401: {
+                headers: {
+                    /** @description RFC 6750 Bearer challenge */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `VALIDATION_ERROR`: the headers and body did not arrive within REQUEST_TIMEOUT_MS; the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `RATE_LIMITED`: the tenant exceeded RATE_LIMIT_PER_MINUTE, SSE_MAX_STREAMS_PER_TENANT or (on a start) MAX_RUNNING_PER_TENANT, or the client address failed authentication more than AUTH_FAILURES_PER_MINUTE times */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `VALIDATION_ERROR`: the request headers are over what Node accepts (16 KiB by default); answered before any route, and the connection is closed */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`: a bug; the message says nothing of internals */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: OIDC is on and the issuer's signing keys cannot be fetched; `SERVICE_UNAVAILABLE`: the event store cannot take writes (or a read model cannot be read) right now; nothing was appended */
             503: {
                 headers: {
                     /** @description Seconds to wait */

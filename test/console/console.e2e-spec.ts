@@ -99,7 +99,7 @@ describeInBrowser('console in headless Chromium', () => {
     await page.getByRole('button', { name: 'Cancel execution' }).click();
     await page.locator('.facts dd', { hasText: 'not needed' }).waitFor();
     expect((await client().execution(execution.id)).cancellation).toMatchObject({ reason: 'not needed' });
-    expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+    expect(await page.evaluate('document.documentElement.scrollWidth <= window.innerWidth')).toBe(true);
     await screenshot(page, 'narrow-cancel');
 
     await page.goto(`${ctx.baseUrl}/console/#/providers`);
@@ -132,7 +132,7 @@ describeInBrowser('console with authentication on', () => {
     await page.getByLabel('Key').fill(KEY);
     await page.getByRole('button', { name: 'Use this key' }).click();
     await page.getByRole('heading', { name: 'Executions' }).waitFor();
-    expect(await page.evaluate(() => sessionStorage.getItem('runledger.apiKey'))).toBe(KEY);
+    expect(await page.evaluate("sessionStorage.getItem('runledger.apiKey')")).toBe(KEY);
     await approveInPage(page, ctx.baseUrl, client(), conversation.id, 'approve-with-auth');
     // The refused key's 401 is the only error the page saw.
     expect(errors.filter((e) => !e.includes('401'))).toEqual([]);

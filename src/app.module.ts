@@ -14,6 +14,7 @@ import { StrictQueryGuard } from './http/strict-query';
 import { MetricsModule } from './metrics/metrics.module';
 import { ReadModelsModule } from './read-models/read-models.module';
 import { RuntimeModule } from './runtime/runtime.module';
+import { WebhooksModule } from './webhooks/webhooks.module';
 
 /** The application: the configuration, the store and the read models under the feature modules, and the HTTP conventions every route shares. */
 @Module({})
@@ -32,6 +33,7 @@ export class AppModule {
         ConversationsModule,
         ExecutionsModule,
         FeedModule,
+        WebhooksModule,
       ],
       providers: [
         { provide: APP_FILTER, useClass: ApiExceptionFilter },

@@ -1,0 +1,8 @@
+import { Module } from '@nestjs/common';
+import { WebhookSupervisor } from './delivery/webhook-supervisor';
+import { WebhooksController } from './http/webhooks.controller';
+import { WebhookCommands } from './webhook-commands';
+
+/** Webhook endpoints and their delivery from the log (docs/webhooks.md). */
+@Module({ controllers: [WebhooksController], providers: [WebhookCommands, WebhookSupervisor] })
+export class WebhooksModule {}

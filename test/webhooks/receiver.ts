@@ -18,6 +18,8 @@ export interface Reply {
 export class Receiver {
   readonly received: Received[] = [];
   reply: (request: Received, count: number) => Reply | number = () => 200;
+  /** How long each answer waits: deliveries stay in flight that long. */
+  delayMs = 0;
   private server!: Server;
   private waiters: (() => void)[] = [];
   url = '';
@@ -38,8 +40,10 @@ export class Receiver {
         this.received.push(request);
         const answer = this.reply(request, this.received.length);
         const { status, headers } = typeof answer === 'number' ? { status: answer, headers: {} } : answer;
-        res.writeHead(status, headers).end();
-        for (const wake of this.waiters.splice(0)) wake();
+        setTimeout(() => {
+          if (!res.destroyed) res.writeHead(status, headers).end();
+          for (const wake of this.waiters.splice(0)) wake();
+        }, this.delayMs);
       });
     });
     await new Promise<void>((resolve) => this.server.listen(port, '127.0.0.1', resolve));

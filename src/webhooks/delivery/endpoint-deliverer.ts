@@ -264,7 +264,7 @@ export class EndpointDeliverer {
         replay: this.cursor.lastReplay,
       };
       this.observer.attempted(outcome, result.statusCode, durationMs);
-      this.logger.debug?.(`webhook ${this.webhookId} delivery ${deliveryId} attempt ${attempts}: ${outcome} (${result.statusCode ?? result.error})`);
+      this.logger.debug(`webhook ${this.webhookId} delivery ${deliveryId} attempt ${attempts}: ${outcome} (${result.statusCode ?? result.error})`);
       await this.writer.write({ type: WEBHOOK_DELIVERY_ATTEMPTED, data: data as unknown as Record<string, unknown>, occurredAt: new Date().toISOString() });
       if (outcome !== 'retrying') this.room?.();
       if (verdict === 'gone') {

@@ -1,10 +1,8 @@
 import { StoredEvent } from '../event-store/event-store';
+import { PROJECTED_STREAM_PREFIXES } from '../read-models/projection';
 
-/**
- * The audit feed holds the execution and conversation streams; idempotency claims are internal,
- * and webhook streams (secrets, delivery outcomes) have their own delivery log (docs/webhooks.md#events).
- */
-export const FEED_STREAM_PREFIXES = ['execution-', 'conversation-'] as const;
+/** The audit feed holds the execution and conversation streams; idempotency claims are internal. */
+export const FEED_STREAM_PREFIXES = PROJECTED_STREAM_PREFIXES;
 
 /**
  * An event as the audit feed shows it: the execution envelope of docs/api.md#events (a conversation's events carry

@@ -19,7 +19,7 @@ export interface Projection {
   bind(db: Database.Database): (events: StoredEvent[]) => void;
 }
 
-/** Every projection reads only the execution, conversation and webhook streams. */
-export const PROJECTED_STREAM_PREFIXES = ['execution-', 'conversation-', 'webhook-'] as const;
+/** Every projection reads only the execution and conversation streams. */
+export const PROJECTED_STREAM_PREFIXES = ['execution-', 'conversation-'] as const;
 
 export const isProjectedStream = (streamId: string) => PROJECTED_STREAM_PREFIXES.some((p) => streamId.startsWith(p));

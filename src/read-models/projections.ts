@@ -2,7 +2,6 @@ import { actionsProjection } from './actions/actions.projection';
 import { artifactsProjection } from './artifacts/artifacts.projection';
 import { conversationsProjection } from './conversations/conversations.projection';
 import { executionsProjection } from './executions/executions.projection';
-import { webhooksProjection } from './webhooks/webhooks.projection';
 
 /** Every projection the projector feeds, in the order it applies them; the CLI rebuilds and verifies the same list. */
-export const PROJECTIONS = [executionsProjection, actionsProjection, artifactsProjection, conversationsProjection, webhooksProjection];
+export const PROJECTIONS = [executionsProjection, actionsProjection, artifactsProjection, conversationsProjection];

@@ -21,8 +21,6 @@ import { PROJECTIONS } from './projections';
 import { ReadConsistency } from './read-consistency';
 import { READ_MODEL_DB, openReadModelDatabase } from './read-model-database';
 import { WriteWatermark } from './write-watermark';
-import { CountWebhooksHandler, GetWebhookHandler, ListDeliveriesHandler, ListWebhooksHandler } from './webhooks/webhooks.handlers';
-import { WebhooksReadModel } from './webhooks/webhooks.read-model';
 
 /** A query over the tables the projector creates: Nest builds it after the projector. */
 const afterProjector = <T>(build: (db: Database.Database) => T) => ({
@@ -88,12 +86,6 @@ const afterProjector = <T>(build: (db: Database.Database) => T) => ({
     // conversations/
     { provide: ConversationsReadModel, ...afterProjector((db) => new ConversationsReadModel(db)) },
     GetConversationHandler,
-    // webhooks/
-    { provide: WebhooksReadModel, ...afterProjector((db) => new WebhooksReadModel(db)) },
-    ListWebhooksHandler,
-    GetWebhookHandler,
-    CountWebhooksHandler,
-    ListDeliveriesHandler,
   ],
   exports: [READ_MODEL_DB, Projector, ReadConsistency, ConversationHistory, InFlightExecutions],
 })

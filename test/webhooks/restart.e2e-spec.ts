@@ -77,8 +77,9 @@ const SCRIPT = { script: [1, 2, 3, 4, 5].map((n) => ({ type: 'text', text: `part
     server.child.kill('SIGTERM');
     await server.exited;
     const settled = receiver.received.length;
-    rmSync(sqlitePath.replace(/\.db$/, '.read-models.db'), { force: true });
-    rmSync(`${sqlitePath.replace(/\.db$/, '.read-models.db')}-wal`, { force: true });
+    for (const file of ['.read-models.db', '.read-models.webhooks.db']) {
+      for (const suffix of ['', '-wal', '-shm']) rmSync(sqlitePath.replace(/\.db$/, file) + suffix, { force: true });
+    }
     server = await launch(env);
     const later = (await api(server.baseUrl, 'POST', '/v1/executions', { provider: 'scripted', conversationId, input: { text: 'x y' } })).body.id;
     await receiver.until((r) => r.some((x) => x.json.data.executionId === later && x.json.type === 'run.completed'));

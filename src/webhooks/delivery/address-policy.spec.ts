@@ -11,7 +11,7 @@ describe('the address rules (docs/webhooks.md#security)', () => {
     const lookup = guardedLookup(false);
     const error = await new Promise<Error | null>((resolve) => lookup('localhost', {}, (e) => resolve(e)));
     expect(error?.message).toMatch(/loopback, private or link-local/);
-    const allowed = await new Promise<string>((resolve) => guardedLookup(true)('localhost', {}, (_e, address) => resolve(String(address))));
+    const allowed = await new Promise<string>((resolve) => guardedLookup(true)('localhost', {}, (_e, address) => resolve(address as string)));
     expect(['127.0.0.1', '::1']).toContain(allowed);
   });
 });

@@ -3,9 +3,23 @@ import { WEBHOOK_CREATED, WEBHOOK_DELIVERY_ATTEMPTED, WEBHOOK_REPLAY_REQUESTED, 
 
 let revision = 0;
 const event = (type: string, position: number, data: Record<string, unknown>): CursorEvent => ({ type, position, data, revision: revision++ });
-const created = (position: number) => event(WEBHOOK_CREATED, position, { url: 'https://x', events: ['run.completed'], description: null, secret: 'whsec_a', createdAt: '2026-01-01T00:00:00.000Z' });
+const created = (position: number) =>
+  event(WEBHOOK_CREATED, position, {
+    url: 'https://x',
+    events: ['run.completed'],
+    description: null,
+    secret: 'whsec_a',
+    createdAt: '2026-01-01T00:00:00.000Z',
+  });
 const outcome = (at: number, position: number, outcome: string, checkpoint: number, replay = 0, attempt = 1) =>
-  event(WEBHOOK_DELIVERY_ATTEMPTED, at, { position, outcome, checkpoint, replay, attempt, nextAttemptAt: outcome === 'retrying' ? '2026-01-01T00:00:05.000Z' : null });
+  event(WEBHOOK_DELIVERY_ATTEMPTED, at, {
+    position,
+    outcome,
+    checkpoint,
+    replay,
+    attempt,
+    nextAttemptAt: outcome === 'retrying' ? '2026-01-01T00:00:05.000Z' : null,
+  });
 
 const fold = (events: CursorEvent[]) => startingPoint(events.reduce(foldCursor, emptyCursor()));
 

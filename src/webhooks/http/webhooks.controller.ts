@@ -1,5 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
+import { validationError } from '../../http/api-error';
 import { AllowQuery, integerParam } from '../../http/strict-query';
 import { Tenant } from '../../http/tenant.decorator';
 import { GetWebhookQuery, ListDeliveriesQuery, ListWebhooksQuery } from '../../read-models/webhooks/webhooks.query';
@@ -56,7 +57,9 @@ export class WebhooksController {
   @Post(`${ID}::rotate-secret`)
   @HttpCode(200)
   @RotateWebhookSecretDocs()
-  rotate(@Tenant() tenantId: string, @Param('id') id: string): Promise<WebhookWithSecretResponse> {
+  rotate(@Tenant() tenantId: string, @Param('id') id: string, @Body() body: Record<string, unknown> | undefined): Promise<WebhookWithSecretResponse> {
+    const [field] = Object.keys(body ?? {});
+    if (field !== undefined) throw validationError(`${field} is not a known field`);
     return this.commands.rotate(tenantId, id);
   }
 

@@ -1,5 +1,5 @@
 import { applyDecorators } from '@nestjs/common';
-import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiParam, ApiQuery } from '@nestjs/swagger';
+import { ApiBody, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiParam, ApiQuery } from '@nestjs/swagger';
 import { RouteDocs } from '../../openapi/route-docs';
 import { WebhookDeliveryPageResponse, WebhookListResponse, WebhookReplayResponse, WebhookResponse, WebhookWithSecretResponse } from './webhook.response';
 
@@ -48,6 +48,7 @@ export const RotateWebhookSecretDocs = () =>
       errors: ['NOT_FOUND', 'STORE_UNAVAILABLE'],
     }),
     WebhookIdParam(),
+    ApiBody({ required: false, schema: { type: 'object', additionalProperties: false, maxProperties: 0, description: 'Empty: no field is taken' } }),
     ApiOkResponse({ type: WebhookWithSecretResponse, description: 'The endpoint with its new secret' }),
   );
 

@@ -37,12 +37,17 @@ describe('webhook delivery', () => {
     const feed = (await api(app.baseUrl, 'GET', '/v1/events')).body.events.filter((e: any) => e.executionId === execution.id);
     expect(got.map((r) => r.json.data)).toEqual(feed.filter((e: any) => ['run.started', 'run.completed'].includes(e.type)));
     expect(got[0].json.timestamp).toBe(got[0].json.data.occurredAt);
-    const log = await api(app.baseUrl, 'GET', `/v1/webhooks/${hook.id}/deliveries`);
-    expect(log.body.deliveries).toMatchObject([
+    // The outcome is written after the receiver answered: wait for it.
+    const log = await waitForLog(hook.id, (d) => d.length === 2 && d.every((x) => x.status === 'delivered'));
+    expect(log).toMatchObject([
       { id: got[0].headers['webhook-id'], eventType: 'run.started', executionId: execution.id, status: 'delivered', attempts: 1, lastStatusCode: 200 },
       { id: got[1].headers['webhook-id'], eventType: 'run.completed', status: 'delivered', attempts: 1 },
     ]);
     expect(JSON.stringify((await api(app.baseUrl, 'GET', `/v1/webhooks/${hook.id}`)).body)).not.toContain(hook.secret);
+    const metrics = (await api(app.baseUrl, 'GET', '/metrics')).text;
+    expect(metrics).toMatch(/runledger_webhook_attempts_total\{outcome="delivered",status="200"\} [1-9]/);
+    expect(metrics).toContain('runledger_webhook_attempt_duration_seconds_count');
+    expect(metrics).toContain(`runledger_webhook_oldest_pending_seconds{webhook="${hook.id}"} 0`);
   });
 
   it('retries a receiver that answers 500 twice, then 200: three attempts with one webhook-id', async () => {

@@ -1,5 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { createHash } from 'node:crypto';
+import http from 'node:http';
+import https from 'node:https';
 import { retryDelay } from '../../common/backoff';
 import { INSTANCE_ID } from '../../common/instance-id';
 import { EventStore, StoredEvent } from '../../event-store/event-store';
@@ -57,6 +59,7 @@ export class EndpointDeliverer {
   private rewindTo: number | null = null;
   private processorStop: AbortController | null = null;
   private room: (() => void) | null = null;
+  private readonly agents = { http: new http.Agent({ keepAlive: true }), https: new https.Agent({ keepAlive: true }) };
   /** Why it stopped: deleted, disabled, the lease went to another instance, or the app is stopping. */
   endReason: string | null = null;
 
@@ -88,6 +91,8 @@ export class EndpointDeliverer {
     this.stopping.abort();
     this.processorStop?.abort();
     this.room?.();
+    this.agents.http.destroy();
+    this.agents.https.destroy();
   }
 
   /** Folds the stream, then follows the log until stopped. */
@@ -160,6 +165,7 @@ export class EndpointDeliverer {
         this.cursor.secrets = rotate(this.cursor.secrets, event.data as unknown as SecretRotatedData);
         return;
       case WEBHOOK_LEASE_TAKEN: {
+        if (event.position <= this.cursor.leaseAt) return;
         const holder = (event.data as unknown as LeaseTakenData).instanceId;
         if (holder !== INSTANCE_ID) this.stop(`lease taken by ${holder}`);
         return;
@@ -240,7 +246,11 @@ export class EndpointDeliverer {
         'webhook-signature': signatureHeader(liveSecrets(this.cursor.secrets, Date.now()), deliveryId, timestamp, body),
       };
       const started = performance.now();
-      const result = await sendWebhook(url, headers, body, { timeoutMs: this.settings.timeoutMs, allowPrivate: this.settings.allowPrivate });
+      const result = await sendWebhook(url, headers, body, {
+        timeoutMs: this.settings.timeoutMs,
+        allowPrivate: this.settings.allowPrivate,
+        agent: url.protocol === 'https:' ? this.agents.https : this.agents.http,
+      });
       const durationMs = Math.round(performance.now() - started);
       if (this.stopped) return;
       const verdict = verdictOf(result.statusCode);
@@ -265,7 +275,13 @@ export class EndpointDeliverer {
       };
       this.observer.attempted(outcome, result.statusCode, durationMs);
       this.logger.debug(`webhook ${this.webhookId} delivery ${deliveryId} attempt ${attempts}: ${outcome} (${result.statusCode ?? result.error})`);
-      await this.writer.write({ type: WEBHOOK_DELIVERY_ATTEMPTED, data: data as unknown as Record<string, unknown>, occurredAt: new Date().toISOString() });
+      const stored = this.writer.write({
+        type: WEBHOOK_DELIVERY_ATTEMPTED,
+        data: data as unknown as Record<string, unknown>,
+        occurredAt: new Date().toISOString(),
+      });
+      // The next event may go before this outcome is stored: outcomes are stored in order, and one lost to a crash is sent again.
+      if (outcome !== 'delivered') await stored;
       if (outcome !== 'retrying') this.room?.();
       if (verdict === 'gone') {
         this.logger.warn(`webhook ${this.webhookId}: delivery ${deliveryId} answered 410 Gone, endpoint disabled`);

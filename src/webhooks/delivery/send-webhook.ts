@@ -13,6 +13,8 @@ export interface SendResult {
 export interface SendOptions {
   timeoutMs: number;
   allowPrivate: boolean;
+  /** The deliverer's keep-alive agent: a reused connection was checked when it was made. */
+  agent?: http.Agent;
 }
 
 /** At most this much of a receiver's answer is read; the rest is dropped (only the status matters). */
@@ -43,7 +45,7 @@ export function sendWebhook(url: URL, headers: Record<string, string>, body: str
         method: 'POST',
         headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), 'user-agent': 'runledger-webhooks', ...headers },
         lookup: guardedLookup(options.allowPrivate) as never,
-        agent: false,
+        agent: options.agent ?? false,
       },
       (response) => {
         let read = 0;

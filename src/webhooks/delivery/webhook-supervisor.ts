@@ -22,6 +22,8 @@ interface Endpoint {
   tenantId: string;
   enabled: boolean;
   holder: string | null;
+  /** The stream's last revision this follower has read: a lease is taken expecting it. */
+  revision: number;
 }
 
 /**
@@ -55,7 +57,8 @@ export class WebhookSupervisor implements OnApplicationBootstrap, BeforeApplicat
       name: 'Webhooks',
       writes: 'the webhook endpoints',
       from: 0,
-      filter: { streamPrefixes: [WEBHOOK_STREAM_PREFIX], types: [WEBHOOK_CREATED, WEBHOOK_DELETED, WEBHOOK_DISABLED, WEBHOOK_LEASE_TAKEN] },
+      // Every event of the webhook streams, outcomes too: a lease is taken at the revision the decision saw.
+      filter: { streamPrefixes: [WEBHOOK_STREAM_PREFIX] },
       handle: ({ events }) => {
         for (const event of events) this.apply(event);
         void this.reconcile();
@@ -79,9 +82,10 @@ export class WebhookSupervisor implements OnApplicationBootstrap, BeforeApplicat
 
   private apply(event: StoredEvent): void {
     const id = webhookIdOf(event.streamId);
-    if (event.type === WEBHOOK_CREATED) this.endpoints.set(id, { tenantId: event.metadata.tenantId, enabled: true, holder: null });
+    if (event.type === WEBHOOK_CREATED) this.endpoints.set(id, { tenantId: event.metadata.tenantId, enabled: true, holder: null, revision: 0 });
     const endpoint = this.endpoints.get(id);
     if (!endpoint) return;
+    endpoint.revision = Math.max(endpoint.revision, event.revision);
     if (event.type === WEBHOOK_DELETED || event.type === WEBHOOK_DISABLED) endpoint.enabled = false;
     if (event.type === WEBHOOK_LEASE_TAKEN) endpoint.holder = (event.data as unknown as LeaseTakenData).instanceId;
     const deliverer = this.running.get(id);
@@ -112,8 +116,9 @@ export class WebhookSupervisor implements OnApplicationBootstrap, BeforeApplicat
   }
 
   private async takeLease(id: string, endpoint: Endpoint): Promise<boolean> {
-    const head = await this.store.streamHead(webhookStream(id));
-    if (head === null) return false;
+    // Expecting the revision the holder was judged at: a lease (or an outcome of a live holder)
+    // appended since, even one this follower has not read yet, makes the append fail.
+    const head = endpoint.revision;
     try {
       await this.store.append(
         webhookStream(id),

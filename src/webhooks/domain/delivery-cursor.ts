@@ -59,6 +59,8 @@ export interface DeliveryCursor {
   /** Replays requested but not yet applied by a deliverer (no outcome names them yet). */
   unapplied: { at: number; after: number }[];
   leaseHolder: string | null;
+  /** The position of the lease event folded last: older ones read again say nothing. */
+  leaseAt: number;
   ended: boolean;
   target: EndpointTarget | null;
   secrets: LiveSecret[];
@@ -73,6 +75,7 @@ export const emptyCursor = (): DeliveryCursor => ({
   lastReplay: 0,
   unapplied: [],
   leaseHolder: null,
+  leaseAt: 0,
   ended: false,
   target: null,
   secrets: [],
@@ -119,6 +122,7 @@ export function foldCursor(cursor: DeliveryCursor, event: CursorEvent): Delivery
       break;
     case WEBHOOK_LEASE_TAKEN:
       cursor.leaseHolder = (event.data as unknown as LeaseTakenData).instanceId;
+      cursor.leaseAt = event.position;
       break;
     case WEBHOOK_DELETED:
     case WEBHOOK_DISABLED:

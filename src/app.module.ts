@@ -17,6 +17,7 @@ import { ReadModelsModule } from './read-models/read-models.module';
 import { ResponsesModule } from './responses/responses.module';
 import { RuntimeModule } from './runtime/runtime.module';
 import { UsageModule } from './usage/usage.module';
+import { WebhooksModule } from './webhooks/webhooks.module';
 
 /** The application: the configuration, the store and the read models under the feature modules, and the HTTP conventions every route shares. */
 @Module({})
@@ -45,6 +46,7 @@ export class AppModule {
         FeedModule,
         ResponsesModule,
         UsageModule,
+        WebhooksModule,
       ],
       providers: [
         { provide: APP_FILTER, useClass: ApiExceptionFilter },

@@ -12,6 +12,7 @@ const SUITES = [
   'test/runtime/http-conventions.e2e-spec.ts', 'test/runtime/metrics.e2e-spec.ts', 'test/providers', 'test/fuzz',
   'test/responses',
   'test/usage',
+  'test/webhooks',
 ];
 
 function hasPostgres() {

@@ -6,6 +6,7 @@ import { isLoopbackHost } from './loopback-host';
 import { TrustProxy, readTrustProxy } from './trust-proxy';
 import { readTenantBudgets } from './tenant-budgets';
 import type { Clock } from '../common/clock';
+import { WebhookSettings, readWebhookSettings } from '../webhooks/webhook-settings';
 
 /** Typed configuration read from the environment once at start (docs/configuration.md). */
 export interface Config {
@@ -64,6 +65,8 @@ export interface Config {
   tenantTokenBudgets: ReadonlyMap<string, number>;
   /** The clock of month-bound decisions; the system's unless a test passes its own (docs/api.md#usage-and-budgets). */
   clock?: Clock;
+  /** WEBHOOK_*: endpoint rules and delivery (docs/webhooks.md). */
+  webhooks: WebhookSettings;
 }
 
 export class ConfigError extends Error {
@@ -174,6 +177,7 @@ export function loadConfig(env: Env = process.env): Config {
     maxConnections: integer(env, 'MAX_CONNECTIONS', 10_000, 1, 1_000_000, problems),
     maxJsonDepth: integer(env, 'MAX_JSON_DEPTH', 64, 8, 1_000, problems),
     tenantTokenBudgets: readTenantBudgets(env.TENANT_TOKEN_BUDGETS, problems),
+    webhooks: readWebhookSettings(env, integer, problems),
   };
   for (const instance of config.providers) {
     if (config.scriptedProvider === 'disabled' && instance.kind === 'scripted') {

@@ -30,7 +30,17 @@ import { openClient } from './connection';
 import { isSystemEvent, numberToPosition, positionToNumber, toEventData, toStoredEvent } from './event-mapping';
 import { asStoreUnavailable } from './eventstoredb-errors';
 import { followFiltered, matcherOf } from './filtered-subscription';
-import { cursorAfter, isPositionAfter, readAllAfter, readHeadPosition, readStreamAfter, readStreamHead, readStreamTenant, recordedPosition, recordedRevision } from './reads';
+import {
+  cursorAfter,
+  isPositionAfter,
+  readAllAfter,
+  readHeadPosition,
+  readStreamAfter,
+  readStreamHead,
+  readStreamTenant,
+  recordedPosition,
+  recordedRevision,
+} from './reads';
 
 const CONNECT_TIMEOUT_MS = 5_000;
 

@@ -18,7 +18,16 @@ export const StartExecutionDocs = () =>
         'concurrency (409 INVALID_STATE for `reject` while another execution of the conversation has not ended) → create. ' +
         'A request that fails any check appends nothing and does not use up its key.',
       body: true,
-      errors: ['NOT_FOUND', 'PROVIDER_NOT_FOUND', 'IDEMPOTENCY_CONFLICT', 'INVALID_STATE', 'CAPABILITY_UNSUPPORTED', 'QUOTA_EXCEEDED', 'PROVIDER_ERROR', 'STORE_UNAVAILABLE'],
+      errors: [
+        'NOT_FOUND',
+        'PROVIDER_NOT_FOUND',
+        'IDEMPOTENCY_CONFLICT',
+        'INVALID_STATE',
+        'CAPABILITY_UNSUPPORTED',
+        'QUOTA_EXCEEDED',
+        'PROVIDER_ERROR',
+        'STORE_UNAVAILABLE',
+      ],
     }),
     ApiCreatedResponse({ type: ExecutionResponse, description: 'A new execution, as right after `run.queued` (status `queued`, lastSequence 1)' }),
     ApiOkResponse({

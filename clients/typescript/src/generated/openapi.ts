@@ -458,6 +458,114 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The tenant's webhook endpoints */
+        get: operations["WebhooksController_list"];
+        put?: never;
+        /**
+         * Register a webhook endpoint
+         * @description The answer is the only one that shows the signing secret. A URL that is not https (http only with WEBHOOK_ALLOW_HTTP=true) or whose host resolves to a loopback, private or link-local address (unless WEBHOOK_ALLOW_PRIVATE=true) is 400; a tenant at WEBHOOK_MAX_PER_TENANT endpoints gets 429.
+         */
+        post: operations["WebhooksController_create"];
+        delete?: never;
+        options?: never;
+        /**
+         * The tenant's webhook endpoints (headers only)
+         * @description As GET, without the body: the same status and headers, `content-length` included.
+         */
+        head: operations["WebhooksController_list_head"];
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A webhook endpoint (never its secret) */
+        get: operations["WebhooksController_get"];
+        put?: never;
+        post?: never;
+        /** Delete a webhook endpoint: nothing is delivered to it afterwards */
+        delete: operations["WebhooksController_delete"];
+        options?: never;
+        /**
+         * A webhook endpoint (never its secret) (headers only)
+         * @description As GET, without the body: the same status and headers, `content-length` included.
+         */
+        head: operations["WebhooksController_get_head"];
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/{id}:rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate the signing secret
+         * @description For 24 hours deliveries carry two signatures, with the new secret and the previous one. An empty body is fine.
+         */
+        post: operations["WebhooksController_rotate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/{id}:replay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send every matching event after a log position again
+         * @description With the same `webhook-id`s as before, so receivers dedupe. At most WEBHOOK_REPLAY_MAX_EVENTS events: a wider range is 400.
+         */
+        post: operations["WebhooksController_replay"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/{id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The endpoint's delivery log, oldest event first */
+        get: operations["WebhooksController_deliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        /**
+         * The endpoint's delivery log, oldest event first (headers only)
+         * @description As GET, without the body: the same status and headers, `content-length` included.
+         */
+        head: operations["WebhooksController_deliveries_head"];
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1230,6 +1338,107 @@ export interface components {
             groups: components["schemas"]["UsageGroup"][];
             /** @description Opaque; pass as `cursor` (with the same groupBy) for the next groups. null on the last page */
             nextCursor: string | null;
+        };
+        CreateWebhookDto: {
+            /**
+             * @description https (http only with WEBHOOK_ALLOW_HTTP=true); its host must not resolve to a loopback, private or link-local address
+             * @example https://hooks.example.com/runledger
+             */
+            url: string;
+            /** @description The event types to deliver; duplicates are dropped. Default: run.started, action.required, action.responded, artifact.created, run.completed, run.failed, run.cancelled */
+            events?: ("run.queued" | "run.started" | "output.text.delta" | "output.text.done" | "action.required" | "action.responded" | "artifact.created" | "provider.event" | "run.completed" | "run.failed" | "run.cancelled")[];
+            /** @description Length in Unicode code points */
+            description?: string | null;
+        };
+        WebhookWithSecret: {
+            /** @description UUIDv7 */
+            id: string;
+            /** @example https://hooks.example.com/runledger */
+            url: string;
+            events: ("run.queued" | "run.started" | "output.text.delta" | "output.text.done" | "action.required" | "action.responded" | "artifact.created" | "provider.event" | "run.completed" | "run.failed" | "run.cancelled")[];
+            description: string | null;
+            /**
+             * @description `disabled` after a receiver answered 410 Gone
+             * @enum {string}
+             */
+            status: "enabled" | "disabled";
+            /**
+             * Format: date-time
+             * @example 2026-09-02T10:00:00.000Z
+             */
+            createdAt: string;
+            /**
+             * @description The Standard Webhooks signing secret: `whsec_` + base64 of 32 random bytes
+             * @example whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw
+             */
+            secret: string;
+        };
+        Webhook: {
+            /** @description UUIDv7 */
+            id: string;
+            /** @example https://hooks.example.com/runledger */
+            url: string;
+            events: ("run.queued" | "run.started" | "output.text.delta" | "output.text.done" | "action.required" | "action.responded" | "artifact.created" | "provider.event" | "run.completed" | "run.failed" | "run.cancelled")[];
+            description: string | null;
+            /**
+             * @description `disabled` after a receiver answered 410 Gone
+             * @enum {string}
+             */
+            status: "enabled" | "disabled";
+            /**
+             * Format: date-time
+             * @example 2026-09-02T10:00:00.000Z
+             */
+            createdAt: string;
+        };
+        WebhookList: {
+            /** @description Oldest first; at most WEBHOOK_MAX_PER_TENANT */
+            webhooks: components["schemas"]["Webhook"][];
+        };
+        ReplayWebhookDto: {
+            /** @description A global log position (as the audit feed and the delivery log show): every matching event after it is sent again */
+            after: number;
+        };
+        WebhookReplay: {
+            after: number;
+            /** @description The log's head when the replay was asked */
+            upTo: number;
+            /** @description Matching events after `after` then (sent again; later ones are sent anyway) */
+            events: number;
+        };
+        WebhookDelivery: {
+            /**
+             * @description The `webhook-id` header: the same on every attempt and replay
+             * @example msg_2kPz8mQ0e9uVbXf1cW3aLrT5yNh
+             */
+            id: string;
+            /** @example run.completed */
+            eventType: string;
+            executionId: string;
+            sequence: number;
+            /** @description The event's global position: the page cursor */
+            position: number;
+            /** @enum {string} */
+            status: "pending" | "delivered" | "failed";
+            attempts: number;
+            /** @description The status the receiver answered last; null when it did not answer */
+            lastStatusCode: number | null;
+            lastError: string | null;
+            /**
+             * Format: date-time
+             * @description Set while pending
+             * @example 2026-09-02T10:00:00.000Z
+             */
+            nextAttemptAt: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-09-02T10:00:00.000Z
+             */
+            deliveredAt: string | null;
+        };
+        WebhookDeliveryPage: {
+            /** @description By event position, after the cursor; the next page starts after the last one */
+            deliveries: components["schemas"]["WebhookDelivery"][];
         };
     };
     responses: never;
@@ -5051,6 +5260,1044 @@ export interface operations {
                 };
             };
             /** @description `SERVICE_UNAVAILABLE`: OIDC is on and the issuer's signing keys cannot be fetched; `SERVICE_UNAVAILABLE`: the event store cannot take writes (or a read model cannot be read) right now; nothing was appended */
+            503: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    WebhooksController_list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookList"];
+                };
+            };
+            /** @description `VALIDATION_ERROR`: the body, path or query fails validation (unknown, empty or repeated query parameters too), or the JSON is malformed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `UNAUTHENTICATED`: auth is on and the bearer token is missing or not valid */
+            401: {
+                headers: {
+                    /** @description RFC 6750 Bearer challenge */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `VALIDATION_ERROR`: the headers and body did not arrive within REQUEST_TIMEOUT_MS; the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `RATE_LIMITED`: the tenant exceeded RATE_LIMIT_PER_MINUTE, SSE_MAX_STREAMS_PER_TENANT or (on a start) MAX_RUNNING_PER_TENANT, or the client address failed authentication more than AUTH_FAILURES_PER_MINUTE times */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `VALIDATION_ERROR`: the request headers are over what Node accepts (16 KiB by default); answered before any route, and the connection is closed */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`: a bug; the message says nothing of internals */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: OIDC is on and the issuer's signing keys cannot be fetched */
+            503: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    WebhooksController_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateWebhookDto"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookWithSecret"];
+                };
+            };
+            /** @description `VALIDATION_ERROR`: the body, path or query fails validation (unknown, empty or repeated query parameters too), or the JSON is malformed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `UNAUTHENTICATED`: auth is on and the bearer token is missing or not valid */
+            401: {
+                headers: {
+                    /** @description RFC 6750 Bearer challenge */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `VALIDATION_ERROR`: the headers and body did not arrive within REQUEST_TIMEOUT_MS; the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `PAYLOAD_TOO_LARGE`: the body is over BODY_LIMIT_BYTES (or an action answer over MAX_EVENT_BYTES) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `VALIDATION_ERROR`: a non-empty body is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `RATE_LIMITED`: the tenant exceeded RATE_LIMIT_PER_MINUTE, SSE_MAX_STREAMS_PER_TENANT or (on a start) MAX_RUNNING_PER_TENANT, or the client address failed authentication more than AUTH_FAILURES_PER_MINUTE times */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `VALIDATION_ERROR`: the request headers are over what Node accepts (16 KiB by default); answered before any route, and the connection is closed */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`: a bug; the message says nothing of internals */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: OIDC is on and the issuer's signing keys cannot be fetched; `SERVICE_UNAVAILABLE`: the event store cannot take writes (or a read model cannot be read) right now; nothing was appended */
+            503: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    WebhooksController_list_head: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookList"];
+                };
+            };
+            /** @description `VALIDATION_ERROR`: the body, path or query fails validation (unknown, empty or repeated query parameters too), or the JSON is malformed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `UNAUTHENTICATED`: auth is on and the bearer token is missing or not valid */
+            401: {
+                headers: {
+                    /** @description RFC 6750 Bearer challenge */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `VALIDATION_ERROR`: the headers and body did not arrive within REQUEST_TIMEOUT_MS; the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `RATE_LIMITED`: the tenant exceeded RATE_LIMIT_PER_MINUTE, SSE_MAX_STREAMS_PER_TENANT or (on a start) MAX_RUNNING_PER_TENANT, or the client address failed authentication more than AUTH_FAILURES_PER_MINUTE times */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `VALIDATION_ERROR`: the request headers are over what Node accepts (16 KiB by default); answered before any route, and the connection is closed */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`: a bug; the message says nothing of internals */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: OIDC is on and the issuer's signing keys cannot be fetched */
+            503: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    WebhooksController_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Webhook id (opaque; never contains ':' or '/') */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Webhook"];
+                };
+            };
+            /** @description `VALIDATION_ERROR`: the body, path or query fails validation (unknown, empty or repeated query parameters too), or the JSON is malformed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `UNAUTHENTICATED`: auth is on and the bearer token is missing or not valid */
+            401: {
+                headers: {
+                    /** @description RFC 6750 Bearer challenge */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `NOT_FOUND`: the conversation or execution does not exist (or is another tenant's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `VALIDATION_ERROR`: the headers and body did not arrive within REQUEST_TIMEOUT_MS; the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `RATE_LIMITED`: the tenant exceeded RATE_LIMIT_PER_MINUTE, SSE_MAX_STREAMS_PER_TENANT or (on a start) MAX_RUNNING_PER_TENANT, or the client address failed authentication more than AUTH_FAILURES_PER_MINUTE times */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `VALIDATION_ERROR`: the request headers are over what Node accepts (16 KiB by default); answered before any route, and the connection is closed */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`: a bug; the message says nothing of internals */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: OIDC is on and the issuer's signing keys cannot be fetched */
+            503: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    WebhooksController_delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Webhook id (opaque; never contains ':' or '/') */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `VALIDATION_ERROR`: the body, path or query fails validation (unknown, empty or repeated query parameters too), or the JSON is malformed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `UNAUTHENTICATED`: auth is on and the bearer token is missing or not valid */
+            401: {
+                headers: {
+                    /** @description RFC 6750 Bearer challenge */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `NOT_FOUND`: the conversation or execution does not exist (or is another tenant's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `VALIDATION_ERROR`: the headers and body did not arrive within REQUEST_TIMEOUT_MS; the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `RATE_LIMITED`: the tenant exceeded RATE_LIMIT_PER_MINUTE, SSE_MAX_STREAMS_PER_TENANT or (on a start) MAX_RUNNING_PER_TENANT, or the client address failed authentication more than AUTH_FAILURES_PER_MINUTE times */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `VALIDATION_ERROR`: the request headers are over what Node accepts (16 KiB by default); answered before any route, and the connection is closed */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`: a bug; the message says nothing of internals */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: OIDC is on and the issuer's signing keys cannot be fetched; `SERVICE_UNAVAILABLE`: the event store cannot take writes (or a read model cannot be read) right now; nothing was appended */
+            503: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    WebhooksController_get_head: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Webhook id (opaque; never contains ':' or '/') */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Webhook"];
+                };
+            };
+            /** @description `VALIDATION_ERROR`: the body, path or query fails validation (unknown, empty or repeated query parameters too), or the JSON is malformed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `UNAUTHENTICATED`: auth is on and the bearer token is missing or not valid */
+            401: {
+                headers: {
+                    /** @description RFC 6750 Bearer challenge */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `NOT_FOUND`: the conversation or execution does not exist (or is another tenant's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `VALIDATION_ERROR`: the headers and body did not arrive within REQUEST_TIMEOUT_MS; the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `RATE_LIMITED`: the tenant exceeded RATE_LIMIT_PER_MINUTE, SSE_MAX_STREAMS_PER_TENANT or (on a start) MAX_RUNNING_PER_TENANT, or the client address failed authentication more than AUTH_FAILURES_PER_MINUTE times */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `VALIDATION_ERROR`: the request headers are over what Node accepts (16 KiB by default); answered before any route, and the connection is closed */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`: a bug; the message says nothing of internals */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: OIDC is on and the issuer's signing keys cannot be fetched */
+            503: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    WebhooksController_rotate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Webhook id (opaque; never contains ':' or '/') */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description The endpoint with its new secret */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookWithSecret"];
+                };
+            };
+            /** @description `VALIDATION_ERROR`: the body, path or query fails validation (unknown, empty or repeated query parameters too), or the JSON is malformed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `UNAUTHENTICATED`: auth is on and the bearer token is missing or not valid */
+            401: {
+                headers: {
+                    /** @description RFC 6750 Bearer challenge */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `NOT_FOUND`: the conversation or execution does not exist (or is another tenant's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `VALIDATION_ERROR`: the headers and body did not arrive within REQUEST_TIMEOUT_MS; the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `PAYLOAD_TOO_LARGE`: the body is over BODY_LIMIT_BYTES (or an action answer over MAX_EVENT_BYTES) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `VALIDATION_ERROR`: a non-empty body is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `RATE_LIMITED`: the tenant exceeded RATE_LIMIT_PER_MINUTE, SSE_MAX_STREAMS_PER_TENANT or (on a start) MAX_RUNNING_PER_TENANT, or the client address failed authentication more than AUTH_FAILURES_PER_MINUTE times */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `VALIDATION_ERROR`: the request headers are over what Node accepts (16 KiB by default); answered before any route, and the connection is closed */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`: a bug; the message says nothing of internals */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: OIDC is on and the issuer's signing keys cannot be fetched; `SERVICE_UNAVAILABLE`: the event store cannot take writes (or a read model cannot be read) right now; nothing was appended */
+            503: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    WebhooksController_replay: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Webhook id (opaque; never contains ':' or '/') */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReplayWebhookDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookReplay"];
+                };
+            };
+            /** @description `VALIDATION_ERROR`: the body, path or query fails validation (unknown, empty or repeated query parameters too), or the JSON is malformed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `UNAUTHENTICATED`: auth is on and the bearer token is missing or not valid */
+            401: {
+                headers: {
+                    /** @description RFC 6750 Bearer challenge */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `NOT_FOUND`: the conversation or execution does not exist (or is another tenant's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `VALIDATION_ERROR`: the headers and body did not arrive within REQUEST_TIMEOUT_MS; the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `PAYLOAD_TOO_LARGE`: the body is over BODY_LIMIT_BYTES (or an action answer over MAX_EVENT_BYTES) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `VALIDATION_ERROR`: a non-empty body is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `RATE_LIMITED`: the tenant exceeded RATE_LIMIT_PER_MINUTE, SSE_MAX_STREAMS_PER_TENANT or (on a start) MAX_RUNNING_PER_TENANT, or the client address failed authentication more than AUTH_FAILURES_PER_MINUTE times */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `VALIDATION_ERROR`: the request headers are over what Node accepts (16 KiB by default); answered before any route, and the connection is closed */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`: a bug; the message says nothing of internals */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: OIDC is on and the issuer's signing keys cannot be fetched; `SERVICE_UNAVAILABLE`: the event store cannot take writes (or a read model cannot be read) right now; nothing was appended */
+            503: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    WebhooksController_deliveries: {
+        parameters: {
+            query?: {
+                /** @description Cursor: an event position */
+                after?: number;
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /** @description Webhook id (opaque; never contains ':' or '/') */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDeliveryPage"];
+                };
+            };
+            /** @description `VALIDATION_ERROR`: the body, path or query fails validation (unknown, empty or repeated query parameters too), or the JSON is malformed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `UNAUTHENTICATED`: auth is on and the bearer token is missing or not valid */
+            401: {
+                headers: {
+                    /** @description RFC 6750 Bearer challenge */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `NOT_FOUND`: the conversation or execution does not exist (or is another tenant's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `VALIDATION_ERROR`: the headers and body did not arrive within REQUEST_TIMEOUT_MS; the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `RATE_LIMITED`: the tenant exceeded RATE_LIMIT_PER_MINUTE, SSE_MAX_STREAMS_PER_TENANT or (on a start) MAX_RUNNING_PER_TENANT, or the client address failed authentication more than AUTH_FAILURES_PER_MINUTE times */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `VALIDATION_ERROR`: the request headers are over what Node accepts (16 KiB by default); answered before any route, and the connection is closed */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`: a bug; the message says nothing of internals */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: OIDC is on and the issuer's signing keys cannot be fetched */
+            503: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    WebhooksController_deliveries_head: {
+        parameters: {
+            query?: {
+                /** @description Cursor: an event position */
+                after?: number;
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /** @description Webhook id (opaque; never contains ':' or '/') */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDeliveryPage"];
+                };
+            };
+            /** @description `VALIDATION_ERROR`: the body, path or query fails validation (unknown, empty or repeated query parameters too), or the JSON is malformed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `UNAUTHENTICATED`: auth is on and the bearer token is missing or not valid */
+            401: {
+                headers: {
+                    /** @description RFC 6750 Bearer challenge */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `NOT_FOUND`: the conversation or execution does not exist (or is another tenant's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `VALIDATION_ERROR`: the headers and body did not arrive within REQUEST_TIMEOUT_MS; the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `RATE_LIMITED`: the tenant exceeded RATE_LIMIT_PER_MINUTE, SSE_MAX_STREAMS_PER_TENANT or (on a start) MAX_RUNNING_PER_TENANT, or the client address failed authentication more than AUTH_FAILURES_PER_MINUTE times */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `VALIDATION_ERROR`: the request headers are over what Node accepts (16 KiB by default); answered before any route, and the connection is closed */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`: a bug; the message says nothing of internals */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: OIDC is on and the issuer's signing keys cannot be fetched */
             503: {
                 headers: {
                     /** @description Seconds to wait */

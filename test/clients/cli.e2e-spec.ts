@@ -7,7 +7,7 @@ import { RunledgerClient } from '../../clients/typescript/src';
 import { useApp } from '../support/app-harness';
 import { Terminal } from '../support/terminal';
 
-const CLI = join(__dirname, '..', '..', 'clients', 'typescript', 'dist', 'cli', 'main.js');
+const CLI = join(__dirname, '..', '..', 'clients', 'typescript', 'bin', 'runledger.js');
 const run = promisify(execFile);
 
 const configFile = (config: unknown) => {
@@ -29,7 +29,7 @@ describe('runledger CLI', () => {
   const cli = (...args: string[]) => run(process.execPath, [CLI, ...args], { env: { ...process.env, ...env() } });
 
   beforeAll(() => {
-    if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run npm run build first`);
+    if (!existsSync(join(CLI, '..', '..', 'dist', 'cli', 'main.js'))) throw new Error('the CLI is not built: run npm run build first');
   });
   afterEach(() => terminals.splice(0).forEach((t) => t.close()));
 

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { RunledgerClient } from '../../clients/typescript/src';
 import { useApp } from '../support/app-harness';
-import { Terminal } from '../support/terminal';
+import { Terminal, describeInTerminal } from '../support/terminal';
 
 const CLI = join(__dirname, '..', '..', 'clients', 'typescript', 'bin', 'runledger.js');
 const run = promisify(execFile);
@@ -17,7 +17,7 @@ const configFile = (config: unknown) => {
 };
 
 /** The `runledger` command, built by `npm run build`, in a real terminal (tmux) and through pipes. */
-describe('runledger CLI', () => {
+describeInTerminal('runledger CLI', () => {
   const ctx = useApp({ conversation: true });
   const terminals: Terminal[] = [];
   const env = () => ({ RUNLEDGER_URL: ctx.baseUrl });

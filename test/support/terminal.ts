@@ -1,7 +1,22 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 
 const EXIT_MARK = '__exit=';
+
+const hasTmux = spawnSync('tmux', ['-V']).status === 0;
+
+/**
+ * Like the browser suites: without tmux the terminal suites are skipped with a one-line reason,
+ * unless RUNLEDGER_TERMINAL_REQUIRED=1 (set by .ci/run, which installs tmux) makes that a failure.
+ */
+export function describeInTerminal(name: string, body: () => void): void {
+  if (!hasTmux && process.env.RUNLEDGER_TERMINAL_REQUIRED !== '1') {
+    process.stderr.write(`${name}: skipped, no tmux (apt-get install tmux)\n`);
+    describe.skip(name, body);
+    return;
+  }
+  describe(name, body);
+}
 
 /**
  * A real pseudo-terminal for a command, through tmux: the command sees a TTY on stdin and stdout,

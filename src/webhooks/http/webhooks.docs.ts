@@ -33,7 +33,13 @@ export const GetWebhookDocs = () =>
 
 export const DeleteWebhookDocs = () =>
   applyDecorators(
-    RouteDocs({ tag: 'webhooks', summary: 'Delete a webhook endpoint: nothing is delivered to it afterwards', errors: ['NOT_FOUND', 'STORE_UNAVAILABLE'] }),
+    RouteDocs({
+      tag: 'webhooks',
+      summary: 'Delete a webhook endpoint: nothing is delivered to it afterwards',
+      // No body is read, but one that is sent meets the same edge checks (415, 413) as on any route.
+      body: true,
+      errors: ['NOT_FOUND', 'STORE_UNAVAILABLE'],
+    }),
     WebhookIdParam(),
     ApiNoContentResponse({ description: 'Deleted' }),
   );

@@ -5715,6 +5715,24 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description `PAYLOAD_TOO_LARGE`: the body is over BODY_LIMIT_BYTES (or an action answer over MAX_EVENT_BYTES) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `VALIDATION_ERROR`: a non-empty body is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description `RATE_LIMITED`: the tenant exceeded RATE_LIMIT_PER_MINUTE, SSE_MAX_STREAMS_PER_TENANT or (on a start) MAX_RUNNING_PER_TENANT, or the client address failed authentication more than AUTH_FAILURES_PER_MINUTE times */
             429: {
                 headers: {

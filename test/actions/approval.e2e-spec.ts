@@ -3,7 +3,7 @@ import { countOf, expectError, ISO, listActions, replay, respond, startScript, t
 
 const approval = (prompt = 'Deploy to production?') => ({ type: 'action', kind: 'approval', prompt });
 
-describe('§6 approval actions', () => {
+describe('approval actions (docs/api.md#actions)', () => {
   const app = useApp({ conversation: true });
 
   it('action.required moves the execution to requires_action and lists the action', async () => {

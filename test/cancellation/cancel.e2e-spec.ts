@@ -3,7 +3,7 @@ import { cancel, countOf, expectError, replay, startScript, typesOf, waitForExec
 
 const lastType = (events: any[]) => events[events.length - 1].type;
 
-describe('§8 cancellation', () => {
+describe('cancellation (docs/api.md#cancellation)', () => {
   const app = useApp({ conversation: true });
 
   const running = async (config: Record<string, unknown> = {}) => {

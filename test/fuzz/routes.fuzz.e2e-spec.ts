@@ -8,7 +8,7 @@ import * as gen from './arbitraries';
 import { RawResponse, send } from './raw-client';
 
 /**
- * Issue 8, "every error in the envelope": random JSON bodies, query strings, path segments and
+ * Every error in the envelope (docs/api.md#errors): random JSON bodies, query strings, path segments and
  * headers thrown at every route the app serves (read back from Fastify, as the OpenAPI test
  * does), with auth, the rate limit and CORS on. Every answer must be below 500; every error must
  * be exactly the error envelope of docs/api.md#errors with a code that goes with its status; and a request

@@ -3,7 +3,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { useApi } from '../api';
 import { ErrorLine } from '../errors';
 import { hrefOf } from '../route';
-import { Json, StatusBadge, Time } from '../widgets';
+import { StatusBadge, TimelineEvent, Time } from '../widgets';
 import { ActionForm } from './ActionForm';
 
 const CHANGES_STATE = new Set(['run.started', 'action.required', 'action.responded', 'artifact.created', 'run.completed', 'run.failed', 'run.cancelled']);
@@ -118,14 +118,7 @@ export function ExecutionPage({ id }: { id: string }) {
       <h2>Events</h2>
       <ol class="timeline">
         {events.map((event) => (
-          <li>
-            <details>
-              <summary>
-                <span class="seq">{event.sequence}</span> <code>{event.type}</code> <Time iso={event.occurredAt} />
-              </summary>
-              <Json value={event} />
-            </details>
-          </li>
+          <TimelineEvent at={event.sequence} event={event} />
         ))}
       </ol>
     </section>

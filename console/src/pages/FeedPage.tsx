@@ -3,7 +3,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { useApi } from '../api';
 import { ErrorLine } from '../errors';
 import { hrefOf } from '../route';
-import { Json, Time } from '../widgets';
+import { TimelineEvent } from '../widgets';
 
 /** The newest events shown at most. */
 const KEEP = 500;
@@ -33,20 +33,13 @@ export function FeedPage() {
       <p class="quiet">{from === null ? 'Finding the end of the log…' : `Following live from position ${from}.`}</p>
       <ol class="timeline">
         {events.map((event) => (
-          <li>
-            <details>
-              <summary>
-                <span class="seq">{event.position}</span> <code>{event.type}</code>{' '}
-                {event.executionId ? (
-                  <a href={hrefOf.execution(event.executionId)}>{event.executionId.slice(-12)}</a>
-                ) : (
-                  <a href={hrefOf.conversation(event.conversationId!)}>{event.conversationId!.slice(-12)}</a>
-                )}{' '}
-                <Time iso={event.occurredAt} />
-              </summary>
-              <Json value={event} />
-            </details>
-          </li>
+          <TimelineEvent at={event.position} event={event}>
+            {event.executionId ? (
+              <a href={hrefOf.execution(event.executionId)}>{event.executionId.slice(-12)}</a>
+            ) : (
+              <a href={hrefOf.conversation(event.conversationId!)}>{event.conversationId!.slice(-12)}</a>
+            )}
+          </TimelineEvent>
         ))}
       </ol>
     </section>

@@ -5,9 +5,9 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'coverage/**', 'node_modules/**', 'data/**', '**/*.js', '**/*.mjs', '**/*.cjs'] },
+  { ignores: ['dist/**', 'clients/typescript/dist/**', 'clients/typescript/src/generated/**', 'console/dist/**', 'console/vite.config.ts', 'coverage/**', 'node_modules/**', 'data/**', '**/*.js', '**/*.mjs', '**/*.cjs'] },
   {
-    files: ['src/**/*.ts', 'test/**/*.ts', 'bench/**/*.ts'],
+    files: ['src/**/*.ts', 'test/**/*.ts', 'bench/**/*.ts', 'clients/typescript/src/**/*.ts', 'console/src/**/*.{ts,tsx}'],
     extends: [js.configs.recommended, ...tseslint.configs.recommendedTypeChecked],
     languageOptions: {
       parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },

@@ -4,6 +4,7 @@ import { CqrsModule } from '@nestjs/cqrs';
 import { SchemaWorkerLifecycle } from './common/json-schema/schema-worker.lifecycle';
 import { dtoValidationPipe } from './common/validation';
 import { CONFIG, Config } from './config/config';
+import { CLOCK, systemClock } from './common/clock';
 import { ConversationsModule } from './conversations/conversations.module';
 import { EventStoreModule } from './event-store/event-store.module';
 import { ExecutionsModule } from './executions/executions.module';
@@ -13,7 +14,10 @@ import { ApiExceptionFilter } from './http/api-exception.filter';
 import { StrictQueryGuard } from './http/strict-query';
 import { MetricsModule } from './metrics/metrics.module';
 import { ReadModelsModule } from './read-models/read-models.module';
+import { ResponsesModule } from './responses/responses.module';
 import { RuntimeModule } from './runtime/runtime.module';
+import { UsageModule } from './usage/usage.module';
+import { WebhooksModule } from './webhooks/webhooks.module';
 
 /** The application: the configuration, the store and the read models under the feature modules, and the HTTP conventions every route shares. */
 @Module({})
@@ -22,7 +26,15 @@ export class AppModule {
     return {
       module: AppModule,
       imports: [
-        { module: class ConfigModule {}, global: true, providers: [{ provide: CONFIG, useValue: config }], exports: [CONFIG] },
+        {
+          module: class ConfigModule {},
+          global: true,
+          providers: [
+            { provide: CONFIG, useValue: config },
+            { provide: CLOCK, useValue: config.clock ?? systemClock },
+          ],
+          exports: [CONFIG, CLOCK],
+        },
         EventStoreModule,
         ReadModelsModule,
         HealthModule,
@@ -32,6 +44,9 @@ export class AppModule {
         ConversationsModule,
         ExecutionsModule,
         FeedModule,
+        ResponsesModule,
+        UsageModule,
+        WebhooksModule,
       ],
       providers: [
         { provide: APP_FILTER, useClass: ApiExceptionFilter },

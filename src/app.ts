@@ -16,6 +16,7 @@ import { installRequestLog } from './http/request-log';
 import { nestLogger, rootLogger, setLogLevel } from './observability/logger';
 import { requestIdOf } from './observability/request-id';
 import { setupApiDocs } from './openapi/api-docs';
+import { installConsole } from './http/console-static';
 
 /** Builds the whole application for a configuration; main.ts and the e2e tests both use it. */
 export async function createApp(config: Config): Promise<NestFastifyApplication> {
@@ -64,5 +65,6 @@ export async function createApp(config: Config): Promise<NestFastifyApplication>
   installBodyDrain(fastify, config.bodyLimitBytes);
   // After the hooks, so the docs' routes pass through them like any other (auth exempts them).
   setupApiDocs(app);
+  installConsole(fastify);
   return app;
 }

@@ -10,6 +10,9 @@ const SUITES = [
   'test/executions', 'test/actions', 'test/cancellation', 'test/idempotency', 'test/artifacts', 'test/conversations',
   'test/read-side', 'test/faults', 'test/auth', 'test/limits', 'test/health', 'test/runtime/runtime.e2e-spec.ts',
   'test/runtime/http-conventions.e2e-spec.ts', 'test/runtime/metrics.e2e-spec.ts', 'test/providers', 'test/fuzz',
+  'test/responses',
+  'test/usage',
+  'test/webhooks',
 ];
 
 function hasPostgres() {

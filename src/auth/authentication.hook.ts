@@ -3,10 +3,10 @@ import { Authenticator } from './authenticator';
 
 /**
  * Paths any caller may reach with auth on: the orchestrator's probes carry no key, and the API
- * document (with Swagger UI's files under /docs/) holds no tenant's data.
+ * document (with Swagger UI's files under /docs/) and the console's page and assets hold no tenant's data.
  */
-const PUBLIC_PATHS = new Set<string>(['/health/live', '/health/ready', '/docs', '/metrics']);
-const PUBLIC_PREFIXES = ['/docs/'];
+const PUBLIC_PATHS = new Set<string>(['/health/live', '/health/ready', '/docs', '/metrics', '/console']);
+const PUBLIC_PREFIXES = ['/docs/', '/console/'];
 
 export const isPublic = (request: FastifyRequest) => {
   const path = request.url.split('?')[0];

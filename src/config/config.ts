@@ -4,6 +4,9 @@ import { ProviderSettings } from '../providers/config/provider-settings';
 import { readProvidersConfig } from '../providers/config/providers-file';
 import { isLoopbackHost } from './loopback-host';
 import { TrustProxy, readTrustProxy } from './trust-proxy';
+import { readTenantBudgets } from './tenant-budgets';
+import type { Clock } from '../common/clock';
+import { WebhookSettings, readWebhookSettings } from '../webhooks/webhook-settings';
 
 /** Typed configuration read from the environment once at start (docs/configuration.md). */
 export interface Config {
@@ -58,6 +61,12 @@ export interface Config {
   maxConnections: number;
   /** MAX_JSON_DEPTH: how deeply a JSON request body may nest arrays and objects (the body itself is level 1). */
   maxJsonDepth: number;
+  /** TENANT_TOKEN_BUDGETS: per tenant, the tokens its executions may spend per calendar month (UTC); a tenant not named has none. */
+  tenantTokenBudgets: ReadonlyMap<string, number>;
+  /** The clock of month-bound decisions; the system's unless a test passes its own (docs/api.md#usage-and-budgets). */
+  clock?: Clock;
+  /** WEBHOOK_*: endpoint rules and delivery (docs/webhooks.md). */
+  webhooks: WebhookSettings;
 }
 
 export class ConfigError extends Error {
@@ -167,6 +176,8 @@ export function loadConfig(env: Env = process.env): Config {
     requestTimeoutMs: integer(env, 'REQUEST_TIMEOUT_MS', 30_000, 100, 3_600_000, problems),
     maxConnections: integer(env, 'MAX_CONNECTIONS', 10_000, 1, 1_000_000, problems),
     maxJsonDepth: integer(env, 'MAX_JSON_DEPTH', 64, 8, 1_000, problems),
+    tenantTokenBudgets: readTenantBudgets(env.TENANT_TOKEN_BUDGETS, problems),
+    webhooks: readWebhookSettings(env, integer, problems),
   };
   for (const instance of config.providers) {
     if (config.scriptedProvider === 'disabled' && instance.kind === 'scripted') {

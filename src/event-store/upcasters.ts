@@ -26,9 +26,26 @@ const UPCASTERS: readonly Upcaster[] = [
   },
 ];
 
+/**
+ * Additive fields with a null default, filled in at any version: version-2 `run.failed` and
+ * `run.cancelled` written before every terminal event carried `usage` lack it
+ * (docs/api.md#usage-and-budgets). A field that only appears needs no version of its own.
+ */
+const DEFAULTS: readonly Omit<Upcaster, 'from'>[] = [
+  {
+    streamPrefix: 'execution-',
+    upcast: (type, data) => ((type === 'run.failed' || type === 'run.cancelled') && !('usage' in data) ? { ...data, usage: null } : data),
+  },
+];
+
 /** The event in its current shape; events already current come back as they are. */
 export function upcast(event: StoredEvent): StoredEvent {
   let current = event;
+  for (const step of DEFAULTS) {
+    if (!current.streamId.startsWith(step.streamPrefix)) continue;
+    const data = step.upcast(current.type, current.data);
+    if (data !== current.data) current = { ...current, data };
+  }
   for (const step of UPCASTERS) {
     if (current.metadata.schemaVersion !== step.from || !current.streamId.startsWith(step.streamPrefix)) continue;
     current = {

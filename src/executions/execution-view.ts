@@ -14,6 +14,8 @@ export function executionView(state: ExecutionState) {
     // Shown only when set, as run.queued records them (docs/api.md#deadlines).
     ...(state.timeoutMs !== undefined && { timeoutMs: state.timeoutMs }),
     ...(state.actionTimeoutMs !== undefined && { actionTimeoutMs: state.actionTimeoutMs }),
+    ...(state.concurrency !== undefined && { concurrency: state.concurrency }),
+    ...(state.budget !== undefined && { budget: state.budget }),
     createdAt: state.createdAt,
     startedAt: state.startedAt,
     endedAt: state.endedAt,

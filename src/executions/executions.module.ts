@@ -5,6 +5,7 @@ import { ProvidersModule } from '../providers/providers.module';
 import { CancelExecutionHandler } from './commands/cancel-execution.handler';
 import { RespondToActionHandler } from './commands/respond-to-action.handler';
 import { StartExecutionHandler } from './commands/start-execution.handler';
+import { TenantQuota } from './commands/tenant-quota';
 import { EventStreamResponder } from './http/event-stream.responder';
 import { ExecutionEventsController } from './http/execution-events.controller';
 import { ExecutionItemsController } from './http/execution-items.controller';
@@ -15,6 +16,7 @@ import { ExecutionRunner } from './runner/execution-runner';
 import { InstanceLiveness } from './instance-liveness';
 import { InterruptedExecutions } from './runner/interrupted-executions';
 import { OwnerFollower } from './runner/owner-follower';
+import { QueuedStarts } from './runner/queued-starts';
 
 /**
  * Executions: their routes, the commands, the runner and what keeps it honest across restarts and
@@ -29,9 +31,11 @@ import { OwnerFollower } from './runner/owner-follower';
     InterruptedExecutions,
     InstanceLiveness,
     OwnerFollower,
+    QueuedStarts,
     RestartSweepReadiness,
     EventStreamResponder,
     StartExecutionHandler,
+    TenantQuota,
     CancelExecutionHandler,
     RespondToActionHandler,
     ReplayEventsHandler,

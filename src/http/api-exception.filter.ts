@@ -1,6 +1,7 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, errorEnvelope } from './api-error';
+import { openAiErrorBody, speaksOpenAiErrors } from './openai-error';
 import { redactedUrl } from '../observability/redacted-url';
 import { StoreUnavailableError } from '../event-store/event-store';
 import { STORE_RETRY_AFTER_SECONDS, applicationErrorToApi } from './application-errors';
@@ -71,7 +72,10 @@ export class ApiExceptionFilter implements ExceptionFilter {
     }
     if (!error) {
       this.logger.error(`${request.method} ${redactedUrl(request.url)} failed`, (exception as Error)?.stack);
-      void reply.status(500).send({ error: { code: 'INTERNAL_ERROR', message: 'internal server error' } });
+      const internal = new ApiError('INTERNAL_ERROR', 'internal server error');
+      void reply
+        .status(500)
+        .send(speaksOpenAiErrors(request.url) ? openAiErrorBody(internal) : { error: { code: 'INTERNAL_ERROR', message: 'internal server error' } });
       return;
     }
     if (exception instanceof StoreUnavailableError) {
@@ -82,6 +86,6 @@ export class ApiExceptionFilter implements ExceptionFilter {
     if ((error.status === 503 || error.status === 429) && !reply.hasHeader('retry-after')) {
       reply.header('retry-after', String(STORE_RETRY_AFTER_SECONDS));
     }
-    void reply.status(error.status).send(errorEnvelope(error));
+    void reply.status(error.status).send(speaksOpenAiErrors(request.url) ? openAiErrorBody(error) : errorEnvelope(error));
   }
 }

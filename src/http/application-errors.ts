@@ -1,5 +1,5 @@
 import { AppError } from '../common/errors/app-error';
-import { RateLimitedError, ServiceUnavailableError, UnauthenticatedError } from '../common/errors/request-errors';
+import { QuotaExceededError, RateLimitedError, ServiceUnavailableError, UnauthenticatedError } from '../common/errors/request-errors';
 import { StoreUnavailableError } from '../event-store/event-store';
 import { ApiError } from './api-error';
 
@@ -11,7 +11,8 @@ function headersOf(error: AppError): Record<string, string> {
   if (error instanceof UnauthenticatedError) {
     return { 'www-authenticate': error.tokenRejected ? 'Bearer realm="runledger", error="invalid_token"' : 'Bearer realm="runledger"' };
   }
-  if ((error instanceof RateLimitedError || error instanceof ServiceUnavailableError) && error.retryAfterSeconds !== undefined) {
+  const waits = error instanceof RateLimitedError || error instanceof ServiceUnavailableError || error instanceof QuotaExceededError;
+  if (waits && error.retryAfterSeconds !== undefined) {
     return { 'retry-after': String(error.retryAfterSeconds) };
   }
   return {};

@@ -5,6 +5,7 @@ import type { Socket } from 'node:net';
 import { authenticate } from '../auth/authentication.hook';
 import { Authenticator } from '../auth/authenticator';
 import { ApiError, errorEnvelope } from './api-error';
+import { openAiErrorBody, speaksOpenAiErrors } from './openai-error';
 import { applicationErrorToApi } from './application-errors';
 import { DrainBounds, drainRequestBody } from './drain-request-body';
 import { trackUnroutedRequest } from './request-log';
@@ -47,7 +48,8 @@ function answerRouterError(authenticator: Authenticator, drain: DrainBounds, err
     }
     reply.headers(answer.headers);
     if (!(await drainRequestBody(request.raw, drain))) reply.header('connection', 'close');
-    await reply.status(answer.status).type('application/json; charset=utf-8').send(errorEnvelope(answer));
+    const body = speaksOpenAiErrors(request.url) ? openAiErrorBody(answer) : errorEnvelope(answer);
+    await reply.status(answer.status).type('application/json; charset=utf-8').send(body);
   })().catch((failure) => {
     logger.error(`answering a router error failed: ${(failure as Error).message}`);
     if (!reply.raw.headersSent) reply.raw.destroy();

@@ -2,6 +2,7 @@ import { AppendResult, NewEvent, StoreUnavailableError } from '../event-store/ev
 import { AppendObserver } from '../event-store/event-store-gateway';
 import { TERMINAL_STATUS_OF, isTerminalEvent } from '../executions/domain/execution-events';
 import { executionIdOf, isExecutionStream } from '../executions/execution-stream';
+import { failureCodeLabel } from '../executions/domain/end-codes';
 import { Metrics } from './metrics';
 
 /**
@@ -29,6 +30,10 @@ export class AppendMetrics implements AppendObserver {
         const provider = this.providerOf.get(id) ?? 'unknown';
         this.providerOf.delete(id);
         this.metrics.executionsEnded.inc({ status: TERMINAL_STATUS_OF[event.type], provider });
+        if (event.type === 'run.failed') {
+          const code = (event.data.error as { code?: unknown } | undefined)?.code;
+          this.metrics.executionsFailed.inc({ code: failureCodeLabel(String(code)) });
+        }
         const usage = event.data.usage as { inputTokens: number; outputTokens: number } | null | undefined;
         if (usage) {
           this.metrics.tokens.inc({ provider, direction: 'input' }, usage.inputTokens);

@@ -13,6 +13,7 @@ export class Metrics {
   readonly sources = {
     openSseStreams: (): number => 0,
     projectionLag: async (): Promise<{ name: string; lag: number }[]> => [],
+    webhookOldestPending: (): { webhook: string; seconds: number }[] => [],
   };
 
   readonly httpDuration = new Histogram({
@@ -85,6 +86,14 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  /** Failed runs by their `run.failed` code: the label takes only RUN_FAILURE_CODES and OTHER. */
+  readonly executionsFailed = new Counter({
+    name: 'runledger_executions_failed_total',
+    help: 'Executions ended by run.failed, by error code',
+    labelNames: ['code'] as const,
+    registers: [this.registry],
+  });
+
   readonly tokens = new Counter({
     name: 'runledger_tokens_total',
     help: 'Tokens providers reported, by provider and direction',
@@ -99,6 +108,31 @@ export class Metrics {
     registers: [this.registry],
     collect: async () => {
       for (const { name, lag } of await this.sources.projectionLag()) this.projectionLag.set({ projection: name }, lag);
+    },
+  });
+
+  readonly webhookAttempts = new Counter({
+    name: 'runledger_webhook_attempts_total',
+    help: 'Webhook delivery attempts, by outcome (delivered, retrying, failed) and the status answered (none: no answer)',
+    labelNames: ['outcome', 'status'] as const,
+    registers: [this.registry],
+  });
+
+  readonly webhookAttemptDuration = new Histogram({
+    name: 'runledger_webhook_attempt_duration_seconds',
+    help: 'Latency of one webhook delivery attempt, from sending to the answer',
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 15],
+    registers: [this.registry],
+  });
+
+  readonly webhookOldestPending: Gauge<'webhook'> = new Gauge({
+    name: 'runledger_webhook_oldest_pending_seconds',
+    help: 'Age of the oldest event an endpoint delivered by this instance has read but not settled',
+    labelNames: ['webhook'] as const,
+    registers: [this.registry],
+    collect: () => {
+      this.webhookOldestPending.reset();
+      for (const { webhook, seconds } of this.sources.webhookOldestPending()) this.webhookOldestPending.set({ webhook }, seconds);
     },
   });
 

@@ -1,10 +1,10 @@
-import { applyDecorators } from '@nestjs/common';
-import { ApiResponse, getSchemaPath } from '@nestjs/swagger';
+import { applyDecorators, Type } from '@nestjs/common';
+import { ApiExtraModels, ApiResponse, getSchemaPath } from '@nestjs/swagger';
 import type { HeaderObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
 import { ErrorEnvelope } from './error-envelope';
 
 /** One reason a route can fail: its status, its code, and when (docs/api.md#errors). */
-interface ErrorCase {
+export interface ErrorCase {
   status: number;
   code: string;
   when: string;
@@ -42,6 +42,11 @@ export const ERROR_CASES = {
     code: 'RATE_LIMITED',
     when: 'the tenant exceeded RATE_LIMIT_PER_MINUTE, SSE_MAX_STREAMS_PER_TENANT or (on a start) MAX_RUNNING_PER_TENANT, or the client address failed authentication more than AUTH_FAILURES_PER_MINUTE times',
   },
+  QUOTA_EXCEEDED: {
+    status: 429,
+    code: 'QUOTA_EXCEEDED',
+    when: "the tenant's month-to-date usage is at or over its TENANT_TOKEN_BUDGETS budget; `Retry-After` says when the month turns, `details` is `{ used, budget }`",
+  },
   PROVIDER_ERROR: { status: 502, code: 'PROVIDER_ERROR', when: 'the provider failed synchronously inside the request' },
   STORE_UNAVAILABLE: {
     status: 503,
@@ -66,12 +71,18 @@ const HEADERS: Record<number, Record<string, HeaderObject>> = {
  * route can answer with it, with an example of each.
  */
 export function ApiErrors(...names: ErrorCaseName[]): MethodDecorator & ClassDecorator {
+  return ApiErrorsIn(ErrorEnvelope, (c) => ({ error: { code: c.code, message: c.when } }), ...names);
+}
+
+/** The same, in another envelope: the OpenAI-shaped errors of /v1/responses (docs/responses-api.md#errors). */
+export function ApiErrorsIn(envelope: Type, example: (error: ErrorCase) => unknown, ...names: ErrorCaseName[]): MethodDecorator & ClassDecorator {
   const byStatus = new Map<number, [ErrorCaseName, ErrorCase][]>();
   for (const name of new Set(names)) {
     const error: ErrorCase = ERROR_CASES[name];
     byStatus.set(error.status, [...(byStatus.get(error.status) ?? []), [name, error]]);
   }
   return applyDecorators(
+    ApiExtraModels(envelope),
     ...[...byStatus].map(([status, cases]) =>
       ApiResponse({
         status,
@@ -79,8 +90,8 @@ export function ApiErrors(...names: ErrorCaseName[]): MethodDecorator & ClassDec
         headers: HEADERS[status],
         content: {
           'application/json': {
-            schema: { $ref: getSchemaPath(ErrorEnvelope) },
-            examples: Object.fromEntries(cases.map(([name, c]) => [name, { summary: c.when, value: { error: { code: c.code, message: c.when } } }])),
+            schema: { $ref: getSchemaPath(envelope) },
+            examples: Object.fromEntries(cases.map(([name, c]) => [name, { summary: c.when, value: example(c) }])),
           },
         },
       }),

@@ -1,6 +1,6 @@
-import { applyDecorators } from '@nestjs/common';
+import { applyDecorators, Type } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { ApiErrors, ErrorCaseName } from './error-responses';
+import { ApiErrors, ApiErrorsIn, ErrorCase, ErrorCaseName } from './error-responses';
 
 /**
  * Errors every `/v1` route can answer: a query parameter it does not take (400), auth (401, and
@@ -27,10 +27,13 @@ export interface RouteDocsOptions {
   body?: boolean;
   /** The route's own errors, beside the ones every route has. */
   errors?: ErrorCaseName[];
+  /** Another error envelope than the binding's, with an example of a case in it. */
+  envelope?: { type: Type; example: (error: ErrorCase) => unknown };
 }
 
 /** The operation, its tag and every error it can answer, so each route needs one decorator. */
 export function RouteDocs(options: RouteDocsOptions): MethodDecorator {
   const errors = [...EVERY_ROUTE, ...(options.body ? WITH_BODY : []), ...(options.errors ?? [])];
-  return applyDecorators(ApiTags(options.tag), ApiOperation({ summary: options.summary, description: options.description }), ApiErrors(...errors));
+  const errorDocs = options.envelope ? ApiErrorsIn(options.envelope.type, options.envelope.example, ...errors) : ApiErrors(...errors);
+  return applyDecorators(ApiTags(options.tag), ApiOperation({ summary: options.summary, description: options.description }), errorDocs);
 }

@@ -50,11 +50,18 @@ export interface ProviderRun {
   /** Resolves with the accepted response body (`{decision, comment?}` or `{value}`). */
   requireAction(request: ActionRequest): Promise<Record<string, unknown>>;
   createArtifact(candidate: ArtifactCandidate): Promise<void>;
+  /**
+   * Adds tokens the run has just spent (one upstream response, a scripted `usage` step) to what it
+   * has spent so far: every end of the run records the sum, and the execution's budget is checked
+   * against it (docs/api.md#usage-and-budgets). Rejects once the budget is passed: the run is stopped.
+   */
+  reportUsage(usage: { inputTokens: number; outputTokens: number }): Promise<void>;
 }
 
 export interface ProviderOutcome {
   /** The final normalized text, or null when the run produced none. */
   text: string | null;
+  /** The run's whole usage; null leaves it to what `reportUsage` summed (null when nothing was reported). */
   usage: { inputTokens: number; outputTokens: number } | null;
 }
 
@@ -82,6 +89,8 @@ export interface Provider {
    * A promise when the check leaves the event loop (client JSON Schemas are checked on a worker).
    */
   validateConfig(config: Record<string, unknown>): string | null | Promise<string | null>;
+  /** The model a run with this (valid) config uses, recorded on run.started for usage by model; absent or null: none. */
+  modelOf?(config: Record<string, unknown>): string | null;
   run(run: ProviderRun): Promise<ProviderOutcome>;
   /** Releases whatever the run holds after a cancel; the runner calls it at most once per execution. */
   cleanup(run: { executionId: string; config: Record<string, unknown> }): Promise<void>;

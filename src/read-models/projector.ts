@@ -28,7 +28,13 @@ export class Projector {
   private readonly stopping = new AbortController();
   private running: Promise<void> | null = null;
 
-  constructor(store: EventStore, db: Database.Database, projections: readonly Projection[]) {
+  constructor(
+    store: EventStore,
+    db: Database.Database,
+    projections: readonly Projection[],
+    /** The streams it follows; a projector of its own file (the webhooks') names its own. */
+    streamPrefixes: readonly string[] = PROJECTED_STREAM_PREFIXES,
+  ) {
     const catalog = new ProjectionCatalog(db);
     const rebuilt = catalog.prepare(projections);
     if (rebuilt.length > 0) this.logger.log(`rebuilding from the event log: ${rebuilt.join(', ')}`);
@@ -36,7 +42,7 @@ export class Projector {
     this.processor = new Processor(store, {
       name: 'Projector',
       writes: 'the read models',
-      filter: { streamPrefixes: PROJECTED_STREAM_PREFIXES },
+      filter: { streamPrefixes },
       from: this.transaction.position,
       handle: (batch) => this.apply(batch),
       spacingMs: BATCH_SPACING_MS,

@@ -21,6 +21,8 @@ import { PROJECTIONS } from './projections';
 import { ReadConsistency } from './read-consistency';
 import { READ_MODEL_DB, openReadModelDatabase } from './read-model-database';
 import { WriteWatermark } from './write-watermark';
+import { TenantTokensHandler, UsageSummaryHandler } from './usage/usage-summary.handler';
+import { UsageReadModel } from './usage/usage.read-model';
 
 /** A query over the tables the projector creates: Nest builds it after the projector. */
 const afterProjector = <T>(build: (db: Database.Database) => T) => ({
@@ -86,6 +88,10 @@ const afterProjector = <T>(build: (db: Database.Database) => T) => ({
     // conversations/
     { provide: ConversationsReadModel, ...afterProjector((db) => new ConversationsReadModel(db)) },
     GetConversationHandler,
+    // usage/
+    { provide: UsageReadModel, ...afterProjector((db) => new UsageReadModel(db)) },
+    UsageSummaryHandler,
+    TenantTokensHandler,
   ],
   exports: [READ_MODEL_DB, Projector, ReadConsistency, ConversationHistory, InFlightExecutions],
 })

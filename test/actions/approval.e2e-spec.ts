@@ -3,7 +3,7 @@ import { countOf, expectError, ISO, listActions, replay, respond, startScript, t
 
 const approval = (prompt = 'Deploy to production?') => ({ type: 'action', kind: 'approval', prompt });
 
-describe('§6 approval actions', () => {
+describe('approval actions (docs/api.md#actions)', () => {
   const app = useApp({ conversation: true });
 
   it('action.required moves the execution to requires_action and lists the action', async () => {
@@ -105,7 +105,7 @@ describe('§6 approval actions', () => {
     expect(failed.outputText).toBeNull();
     const events = await replay(app.baseUrl, started.id);
     expect(typesOf(events)).toEqual(['run.queued', 'run.started', 'action.required', 'action.responded', 'run.failed']);
-    expect(events[4].data).toEqual({ error: failed.error });
+    expect(events[4].data).toEqual({ error: failed.error, usage: null });
     expect(countOf(events, 'output.text.delta')).toBe(0);
   });
 

@@ -8,7 +8,7 @@ const SCHEMA = {
   additionalProperties: false,
 };
 
-describe('§6 input actions', () => {
+describe('input actions (docs/api.md#actions)', () => {
   const app = useApp({ conversation: true });
 
   it('exposes its inputSchema, rejects values that fail it with 400, accepts one that passes', async () => {

@@ -6,7 +6,7 @@ import { cancel, countOf, expectError, ISO, listActions, replay, respond, startS
  * answered already 409 ACTION_ALREADY_RESOLVED → cancelled action / ended execution 409
  * INVALID_STATE → body shape 400. Each request below fails two checks; the earlier one must win.
  */
-describe('§6 responding: the order of checks, and actions that die with their execution', () => {
+describe('responding: the order of checks, and actions that die with their execution (docs/api.md#actions)', () => {
   const app = useApp({ conversation: true });
 
   const waitingOnApproval = async () => {

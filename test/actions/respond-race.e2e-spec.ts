@@ -3,7 +3,7 @@ import { cancel, countOf, expectError, listActions, replay, respond, startScript
 
 const TERMINAL = ['run.completed', 'run.failed', 'run.cancelled'];
 
-describe('§6 races: one accepted answer per action, one terminal event per execution', () => {
+describe('races: one accepted answer per action, one terminal event per execution (docs/api.md#actions)', () => {
   const app = useApp({ conversation: true });
 
   it('10 concurrent answers to one action: exactly one 200, nine 409 ACTION_ALREADY_RESOLVED, one action.responded', async () => {

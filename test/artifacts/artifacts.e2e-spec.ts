@@ -8,7 +8,7 @@ const artifactsOf = async (baseUrl: string, id: string) => {
   return res.body.artifacts as any[];
 };
 
-describe('§7 artifacts from the scripted provider', () => {
+describe('artifacts from the scripted provider (docs/api.md#artifacts)', () => {
   const app = useApp({ conversation: true });
 
   it('artifact steps create validated descriptors, listed in creation order and counted', async () => {

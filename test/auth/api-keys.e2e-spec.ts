@@ -6,7 +6,7 @@ import { expectError } from '../support/error-envelope';
 const KEYS = { acme1: 'acme-key-0001-0123456789', acme2: 'acme-key-0002-0123456789', globex: 'globex-key-9999-0123456789' };
 const bearer = (key: string) => ({ authorization: `Bearer ${key}` });
 
-describe('API keys (§12)', () => {
+describe('API keys (docs/api.md#authentication-and-tenants)', () => {
   // These cases send more bad keys than one address's failure budget (see failed-auth-limit.e2e-spec.ts).
   const app = useApp({ env: { API_KEYS: `acme:${KEYS.acme1}, globex:${KEYS.globex},acme:${KEYS.acme2}`, AUTH_FAILURES_PER_MINUTE: '0' } });
 
@@ -66,7 +66,7 @@ describe('API keys (§12)', () => {
     expectError(await api(app.baseUrl, 'GET', `/v1/conversations/${created.body.id}`, undefined, bearer(KEYS.globex)), 404, 'NOT_FOUND');
   });
 
-  describe('401 comes before every other check (§1)', () => {
+  describe('401 comes before every other check (docs/api.md#conventions)', () => {
     it('before 415, 413 and malformed JSON', async () => {
       expectError(await api(app.baseUrl, 'POST', '/v1/conversations', 'hello', { 'content-type': 'text/plain' }), 401, 'UNAUTHENTICATED');
       expectError(await api(app.baseUrl, 'POST', '/v1/conversations', 'x'.repeat(2 * 1024 * 1024)), 401, 'UNAUTHENTICATED');

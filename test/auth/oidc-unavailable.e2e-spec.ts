@@ -8,7 +8,7 @@ import { AUDIENCE, ISSUER, OidcIssuer, signingKey } from './oidc-issuer';
 
 /**
  * When the issuer's signing keys cannot be fetched and none are cached, a token may well be
- * valid: the answer is 503 SERVICE_UNAVAILABLE with Retry-After, not 401 (issue 8).
+ * valid: the answer is 503 SERVICE_UNAVAILABLE with Retry-After, not 401.
  */
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 

@@ -4,7 +4,7 @@ import { expectError } from '../support/error-envelope';
 import { AUDIENCE, ISSUER, OidcIssuer, signingKey } from './oidc-issuer';
 
 /**
- * docs/api.md#authentication-and-tenants with OIDC (issue 8): bearer JWTs verified against the issuer's JWKS, the tenant
+ * docs/api.md#authentication-and-tenants with OIDC: bearer JWTs verified against the issuer's JWKS, the tenant
  * taken from a claim, API keys working beside them, and an unreachable key server answered as
  * 503 rather than as a bad token.
  */
@@ -35,7 +35,7 @@ function useOidcApp(extra: Record<string, string> = {}): RunningApp {
 }
 const hour = () => Math.floor(Date.now() / 1000) + 3600;
 
-describe('OIDC bearer tokens (§12)', () => {
+describe('OIDC bearer tokens (docs/api.md#authentication-and-tenants)', () => {
   const app = useOidcApp();
   const get = (token: string, path = '/v1/runtime') => api(app.baseUrl, 'GET', path, undefined, bearer(token));
 

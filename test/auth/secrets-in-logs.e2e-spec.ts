@@ -4,7 +4,7 @@ import { built, exitWithin, killLeftovers, launch, MAIN, ROOT } from '../runtime
 import { logMessages } from '../support/json-logs';
 import { AUDIENCE, ISSUER, OidcIssuer, signingKey } from './oidc-issuer';
 
-/** Credentials and bearer tokens never reach the logs, at any level, nor start-up errors (issue 8). */
+/** Credentials and bearer tokens never reach the logs, at any level, nor start-up errors. */
 const describeBuilt = built ? describe : describe.skip;
 if (!built) process.stderr.write(`auth logging suite skipped: ${MAIN} is missing; run npm run build (npm test does)\n`);
 

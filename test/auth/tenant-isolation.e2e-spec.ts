@@ -9,7 +9,7 @@ const ACME = { authorization: 'Bearer acme-secret-key-0123456789' };
 const GLOBEX = { authorization: 'Bearer globex-secret-key-0123456789' };
 type Who = typeof ACME;
 
-describe('tenant isolation (§12)', () => {
+describe('tenant isolation (docs/api.md#authentication-and-tenants)', () => {
   const app = useApp({ env: { API_KEYS: 'acme:acme-secret-key-0123456789,globex:globex-secret-key-0123456789' } });
   const as = (who: Who, method: string, path: string, body?: unknown, headers: Record<string, string> = {}) =>
     api(app.baseUrl, method, path, body, { ...who, ...headers });

@@ -7,7 +7,7 @@ import { cancel, countOf, replay, startScript } from '../support/execution-helpe
  * skipped the shared operation would append its own run.cancelled without the cleanup's error.
  * (src/executions/runner/cancel-once.spec.ts counts the cleanup calls directly.)
  */
-describe('§8 concurrent cancels', () => {
+describe('concurrent cancels (docs/api.md#cancellation)', () => {
   const app = useApp({ conversation: true });
 
   const cancelAll = (id: string, n: number) => Promise.all(Array.from({ length: n }, (_, i) => cancel(app.baseUrl, id, { reason: `cancel ${i}` })));

@@ -3,7 +3,7 @@ import { cancel, countOf, expectError, replay, startScript, typesOf, waitForExec
 
 const lastType = (events: any[]) => events[events.length - 1].type;
 
-describe('§8 cancellation', () => {
+describe('cancellation (docs/api.md#cancellation)', () => {
   const app = useApp({ conversation: true });
 
   const running = async (config: Record<string, unknown> = {}) => {
@@ -42,7 +42,7 @@ describe('§8 cancellation', () => {
 
     const events = await replay(app.baseUrl, id);
     expect(typesOf(events)).toEqual(['run.queued', 'run.started', 'output.text.delta', 'run.cancelled']);
-    expect(events[3].data).toEqual({ reason: 'user pressed stop', providerCleanupError: null });
+    expect(events[3].data).toEqual({ reason: 'user pressed stop', providerCleanupError: null, usage: null });
     expect(res.body.lastSequence).toBe(4);
   });
 

@@ -87,7 +87,7 @@ describeServer('crash consistency of the projections (compiled server, SIGKILL)'
 
     const crashed = readFiles(sqlitePath);
     const positions = Object.values(crashed.checkpoints);
-    expect(Object.keys(crashed.checkpoints).sort()).toEqual(['actions', 'artifacts', 'conversations', 'executions']);
+    expect(Object.keys(crashed.checkpoints).sort()).toEqual(['actions', 'artifacts', 'conversations', 'executions', 'usage']);
     for (const position of positions) expect(position).toBeLessThanOrEqual(crashed.head);
     // Each execution row holds exactly its events up to the checkpoint: none skipped, none beyond.
     const expected = crashed.eventsUpTo(crashed.checkpoints.executions);
@@ -112,7 +112,7 @@ describeServer('crash consistency of the projections (compiled server, SIGKILL)'
     const listed = (await api(second.baseUrl, 'GET', `/v1/conversations/${conversationId}`)).body.executions;
     expect(listed.map((e: { id: string }) => e.id)).toEqual(ids);
     const runtime = (await api(second.baseUrl, 'GET', '/v1/runtime')).body;
-    expect(runtime.projections.map((p: { lag: number }) => p.lag)).toEqual([0, 0, 0, 0]);
+    expect(runtime.projections.map((p: { lag: number }) => p.lag)).toEqual([0, 0, 0, 0, 0]);
     second.child.kill('SIGTERM');
     expect(await second.exited).toEqual({ code: 0, signal: null });
 

@@ -43,7 +43,9 @@ describeCli('projections:rebuild and projections:verify (compiled commands, real
   it('the live read models show no drift', async () => {
     const result = await verify();
     // Rows count every table of the projection: 5 executions, each with its execution_progress row.
-    expect(result.stdout).toMatch(/^executions: ok \(checkpoint \d+, 10 rows\)\nactions: ok .*\nartifacts: ok .*\nconversations: ok .*\nno drift\n$/);
+    expect(result.stdout).toMatch(
+      /^executions: ok \(checkpoint \d+, 10 rows\)\nactions: ok .*\nartifacts: ok .*\nconversations: ok .*\nusage: ok .*\nno drift\n$/,
+    );
     expect(result.code).toBe(0);
   });
 
@@ -52,7 +54,7 @@ describeCli('projections:rebuild and projections:verify (compiled commands, real
     expect(rebuild.code).toBe(0);
     expect(rebuild.stdout).toBe('');
     expect(rebuild.stderr).toMatch(/rebuild \[=+\] 100% \| \d+\/\d+ events \| [\d,]+ events\/s/);
-    expect(rebuild.stderr).toMatch(/rebuilt executions, actions, artifacts, conversations from \d+ events/);
+    expect(rebuild.stderr).toMatch(/rebuilt executions, actions, artifacts, conversations, usage from \d+ events/);
     const result = await verify();
     expect(result.stdout).toMatch(/no drift\n$/);
     expect(result.code).toBe(0);
@@ -92,6 +94,6 @@ describeCli('projections:rebuild and projections:verify (compiled commands, real
   it('an unknown projection name is refused with the known names', async () => {
     const result = await runCommand('rebuild', ['--name', 'nope'], env);
     expect(result).toMatchObject({ code: 1, stdout: '' });
-    expect(result.stderr).toContain('no projection named "nope"; there are executions, actions, artifacts, conversations');
+    expect(result.stderr).toContain('no projection named "nope"; there are executions, actions, artifacts, conversations, usage');
   });
 });

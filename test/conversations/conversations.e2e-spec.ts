@@ -2,7 +2,7 @@ import { api, createConversation, startExecution, useApp, waitForExecution } fro
 import { expectError, ISO_MS, UUID_V7 } from '../support/error-envelope';
 
 /** docs/api.md#conversations: creating and reading conversations. */
-describe('conversations (§3)', () => {
+describe('conversations (docs/api.md#conversations)', () => {
   const app = useApp();
   const create = (body: unknown) => api(app.baseUrl, 'POST', '/v1/conversations', body);
 

@@ -4,8 +4,8 @@ import { openApiPath, servedRoutes } from './served-routes';
 
 type Operation = { responses: Record<string, any>; requestBody?: any; security?: unknown[]; parameters?: any[] };
 
-/** The docs' own pages and files are not part of the API they describe. */
-const isDocsRoute = (url: string) => url === '/docs' || url.startsWith('/docs/');
+/** The docs' and the console's own pages and files are not part of the API they describe. */
+const isDocsRoute = (url: string) => /^\/(docs|console)([/*]|$)/.test(url);
 
 /** Statuses each route answers per the binding, beyond 400/401/429/500/503 that every /v1 route has. */
 const ROUTE_STATUSES: Record<string, number[]> = {
@@ -23,6 +23,10 @@ const ROUTE_STATUSES: Record<string, number[]> = {
   'GET /v1/executions/{id}/artifacts': [200, 404],
   'GET /v1/executions': [200],
   'GET /v1/events': [200],
+  'POST /v1/responses': [200, 404, 409, 413, 415, 422],
+  'GET /v1/responses/{id}': [200, 404],
+  'POST /v1/responses/{id}/cancel': [200, 404, 413, 415],
+  'GET /v1/responses/{id}/input_items': [200, 404],
 };
 
 describe('OpenAPI document', () => {
@@ -62,7 +66,9 @@ describe('OpenAPI document', () => {
       expect({ key, success: statuses.some((s) => s >= 200 && s < 300) }).toEqual({ key, success: true });
       for (const status of statuses.filter((s) => s >= 400)) {
         const content = op.responses[status].content?.['application/json'];
-        expect({ key, status, schema: content?.schema }).toEqual({ key, status, schema: { $ref: '#/components/schemas/ErrorEnvelope' } });
+        // The OpenAI binding answers OpenAI's error shape (docs/responses-api.md#errors); every other route the binding's.
+        const envelope = key.includes(' /v1/responses') ? 'OpenAiErrorEnvelope' : 'ErrorEnvelope';
+        expect({ key, status, schema: content?.schema }).toEqual({ key, status, schema: { $ref: `#/components/schemas/${envelope}` } });
         for (const example of Object.values<any>(content.examples ?? {})) expect(Object.keys(example.value)).toEqual(['error']);
       }
       if (key.startsWith('POST ')) expect({ key, body: op.requestBody?.content?.['application/json']?.schema }).toEqual({ key, body: expect.anything() });

@@ -7,7 +7,7 @@ import { collect, currentPosition, ev, range, sleep, streamId } from './contract
 import { expectConsistentItems, readItems } from './contract/items';
 
 /**
- * No reader ever skips an event (issue 11): with concurrent transactions a later position can
+ * No reader ever skips an event: with concurrent transactions a later position can
  * become visible before an earlier one commits. The port's readers read only below the oldest
  * transaction still in flight; these tests make that happen on purpose and under load.
  */

@@ -2,7 +2,7 @@ import { api, startExecution, useApp, waitForExecution } from '../support/app-ha
 import { expectError, ISO_MS } from '../support/error-envelope';
 
 /** docs/api.md#events: the event envelope and JSON replay with `after` and `limit`. */
-describe('event replay (§5)', () => {
+describe('event replay (docs/api.md#events)', () => {
   const app = useApp({ conversation: true });
   let id: string;
   let all: any[];

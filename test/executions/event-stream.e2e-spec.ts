@@ -2,7 +2,7 @@ import { api, createConversation, readSse, SseMessage, startExecution, useApp, w
 import { expectError } from '../support/error-envelope';
 
 /** docs/api.md#stream-the-same-url-with-accept-textevent-stream: the SSE form of the events URL. */
-describe('event stream (§5)', () => {
+describe('event stream (docs/api.md#events)', () => {
   const app = useApp({ conversation: true });
   const eventsPath = (id: string, query = '') => `/v1/executions/${id}/events${query}`;
   const sseMessage = (e: { sequence: number; type: string }) => `id: ${e.sequence}\nevent: ${e.type}\ndata: ${JSON.stringify(e)}\n\n`;

@@ -2,7 +2,7 @@ import { api, createConversation, startExecution, useApp, waitForExecution } fro
 import { expectError, ISO_MS, UUID_V7 } from '../support/error-envelope';
 
 /** docs/api.md#executions: the Execution resource as POST answers it and GET reads it back. */
-describe('the Execution resource (§4)', () => {
+describe('the Execution resource (docs/api.md#executions)', () => {
   const app = useApp({ conversation: true });
   const get = (id: string) => api(app.baseUrl, 'GET', `/v1/executions/${id}`);
   const events = async (id: string) => (await api(app.baseUrl, 'GET', `/v1/executions/${id}/events`)).body.events;

@@ -2,7 +2,7 @@ import { api, createConversation, startExecution, useApp, waitForExecution } fro
 import { expectError } from '../support/error-envelope';
 
 /** docs/api.md#the-scripted-provider: the scripted provider's echo, its text/delay/providerEvent/fail steps, and config shape. */
-describe('the scripted provider (§11)', () => {
+describe('the scripted provider (docs/api.md#the-scripted-provider)', () => {
   const app = useApp({ conversation: true });
 
   /** Runs to the end and answers the execution with its events as [type, data] pairs. */
@@ -128,7 +128,7 @@ describe('the scripted provider (§11)', () => {
       });
       expect(queuedAndStarted(pairs)).toEqual([
         ['output.text.delta', { delta: 'partial' }],
-        ['run.failed', { error: { code: 'PROVIDER_ERROR', message: 'model exploded' } }],
+        ['run.failed', { error: { code: 'PROVIDER_ERROR', message: 'model exploded' }, usage: null }],
       ]);
       expect(execution).toMatchObject({ status: 'failed', outputText: null, error: { code: 'PROVIDER_ERROR', message: 'model exploded' } });
     });

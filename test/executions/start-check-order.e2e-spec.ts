@@ -7,7 +7,7 @@ import { executionsOf } from '../support/execution-helpers';
  * conversation 404 → provider 404 → provider config 400 → capability preflight 422 — each request
  * failing two checks at once, the first must win; and a failed request creates nothing.
  */
-describe('starting an execution: order of checks and preflight (§4, §10)', () => {
+describe('starting an execution: order of checks and preflight (docs/api.md#executions, docs/api.md#capability-preflight)', () => {
   const app = useApp({ conversation: true });
   const MISSING_CONVERSATION = '0190f5d4-6b3e-7c3a-8f00-000000000000';
   const BAD_CONFIG = { script: [{ type: 'explode' }] };
@@ -56,7 +56,7 @@ describe('starting an execution: order of checks and preflight (§4, §10)', () 
     });
   });
 
-  describe('capability preflight (§10)', () => {
+  describe('capability preflight (docs/api.md#capability-preflight)', () => {
     it('lists every offending name with its advertised level or "absent", in request order', async () => {
       const res = await post({ requiredCapabilities: ['output.text.stream', 'input.image', 'x'] });
       expectError(res, 422, 'CAPABILITY_UNSUPPORTED');

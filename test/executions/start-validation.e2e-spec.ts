@@ -2,7 +2,7 @@ import { api, createConversation, useApp } from '../support/app-harness';
 import { expectError } from '../support/error-envelope';
 
 /** docs/api.md#executions: every body-shape error of POST /v1/executions is a 400 that creates nothing. */
-describe('starting an execution: body shape (§4)', () => {
+describe('starting an execution: body shape (docs/api.md#executions)', () => {
   const app = useApp({ conversation: true });
   const valid = () => ({ conversationId: app.conversationId, provider: 'scripted', input: { text: 'hello' } });
   const post = (body: unknown) => api(app.baseUrl, 'POST', '/v1/executions', body);

@@ -6,7 +6,7 @@ import { expectError, replay } from '../support/execution-helpers';
 import { countRefusals, injectAppendFaults, sqliteOutage } from '../support/store-faults';
 
 /**
- * Issue 10 through real HTTP over a real SQLite file whose writes really fail: executions
+ * Store faults through real HTTP over a real SQLite file whose writes really fail: executions
  * streaming while the store refuses appends for a few seconds, and longer than STORE_RETRY_MS.
  */
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

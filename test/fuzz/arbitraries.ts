@@ -263,12 +263,16 @@ const templatesFor = (url: string) =>
 /** A template as is, or with one field replaced, added or dropped, possibly one level down. */
 const bentTemplate = (templates: Record<string, unknown>[]) =>
   fc.tuple(fc.constantFrom(...templates), field, json, fc.constantFrom('keep', 'set', 'drop', 'nested', 'nested')).map(([template, key, value, how]) => {
-    const body: Record<string, unknown> = structuredClone(template);
+    // A JSON copy, not structuredClone: that one comes from outside jest's sandbox, and so would the
+    // Object.prototype a key like `__proto__` reaches through it.
+    const body = JSON.parse(JSON.stringify(template)) as Record<string, unknown>;
     const keys = Object.keys(body);
     const target = keys.length > 0 && how !== 'set' ? keys[key.length % keys.length] : key;
     // defineProperty: `__proto__` becomes an own key, as JSON.parse makes it on the server.
     const put = (object: object, name: string) => Object.defineProperty(object, name, { value, enumerable: true, writable: true, configurable: true });
-    const inner = body[target];
+    // Only an own value is nested into: `body['__proto__']` is Object.prototype, and defining a key
+    // on it polluted every object of the jest worker (the Responses suites' schema checks saw it).
+    const inner = Object.hasOwn(body, target) ? body[target] : undefined;
     if (how === 'drop') delete body[target];
     else if (how === 'nested' && inner && typeof inner === 'object' && !Array.isArray(inner)) put(inner, key);
     else if (how !== 'keep') put(body, target);

@@ -2,7 +2,7 @@ import { connect } from 'node:net';
 import { api, useApp } from '../support/app-harness';
 import { expectError } from '../support/error-envelope';
 
-/** What the route fuzz tests found, pinned down one by one (issue 8, every error in the envelope). */
+/** What the route fuzz tests found, pinned down one by one. */
 
 /** One request over a fresh socket, answered and closed by the server (Connection: close). */
 function rawExchange(port: number, request: string): Promise<string> {

@@ -4,7 +4,7 @@ import { EVENT_STORE, EventStore } from '../../src/event-store/event-store';
 import { useApp } from '../support/app-harness';
 
 /**
- * Issue 8, "every error in the envelope", below what an HTTP client lets a caller send: request
+ * Every error in the envelope, below what an HTTP client lets a caller send: request
  * lines and header lines built from raw bytes (bad methods, targets, versions, header names and
  * values, repeated and conflicting framing headers), written straight to a socket. Whatever Node,
  * Fastify or the app makes of them, the answer is below 500, an error is the binding's envelope,

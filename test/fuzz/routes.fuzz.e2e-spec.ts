@@ -8,7 +8,7 @@ import * as gen from './arbitraries';
 import { RawResponse, send } from './raw-client';
 
 /**
- * Issue 8, "every error in the envelope": random JSON bodies, query strings, path segments and
+ * Every error in the envelope (docs/api.md#errors): random JSON bodies, query strings, path segments and
  * headers thrown at every route the app serves (read back from Fastify, as the OpenAPI test
  * does), with auth, the rate limit and CORS on. Every answer must be below 500; every error must
  * be exactly the error envelope of docs/api.md#errors with a code that goes with its status; and a request
@@ -49,12 +49,28 @@ function envelopeProblem(res: RawResponse, path: string): string | null {
   if (body === null || typeof body !== 'object' || Array.isArray(body) || Object.keys(body).join() !== 'error') return 'top level is not exactly {error}';
   const error = body.error;
   if (error === null || typeof error !== 'object' || Array.isArray(error)) return 'error is not an object';
+  // The OpenAI binding's routes answer OpenAI's shape, with the binding's code as `code` (docs/responses-api.md#errors).
+  // Node's own refusals of a request it cannot parse are written before any URL is known: those stay in the binding's.
+  const unparsed = ['the request is not valid HTTP', 'the request headers are too large', 'the request did not arrive in time'].includes(error.message);
+  if (/^\/v1\/responses(?:[/?]|$)/.test(path) && !unparsed) return openAiShapeProblem(error, codes, res.text);
   const keys = Object.keys(error);
   if (keys.slice(0, 2).join() !== 'code,message' || !keys.slice(2).every((k) => k === 'details') || keys.length > 3) return `error keys ${keys.join()}`;
   if (!codes.includes(error.code)) return `code ${error.code} with status ${res.status}`;
   if (typeof error.message !== 'string' || error.message === '') return 'empty message';
   if ('details' in error && (error.details === null || typeof error.details !== 'object' || Array.isArray(error.details))) return 'details is not an object';
   if (/\n\s+at |node_modules|\/[\w/.-]+\.[jt]s:\d+:\d+/.test(res.text)) return 'looks like a stack trace';
+  return null;
+}
+
+/** Why an error under /v1/responses is not exactly `{ message, type, code, param, details? }`, or null. */
+function openAiShapeProblem(error: Record<string, unknown>, codes: string[], text: string): string | null {
+  const keys = Object.keys(error);
+  if (keys.slice(0, 4).join() !== 'message,type,code,param' || !keys.slice(4).every((k) => k === 'details') || keys.length > 5)
+    return `error keys ${keys.join()}`;
+  if (!codes.includes(error.code as string)) return `code ${String(error.code)}`;
+  if (typeof error.message !== 'string' || error.message === '') return 'empty message';
+  if (typeof error.type !== 'string' || (error.param !== null && typeof error.param !== 'string')) return 'type or param';
+  if (/\n\s+at |node_modules|\/[\w/.-]+\.[jt]s:\d+:\d+/.test(text)) return 'looks like a stack trace';
   return null;
 }
 
@@ -214,4 +230,11 @@ describe('route fuzz, auth + rate limit + CORS on', () => {
 describe('route fuzz, auth off', () => {
   const app = useApp();
   fuzzRoutes(app, Math.ceil(RUNS * 0.4));
+});
+
+// The generated bodies put keys such as `__proto__` on objects: none may reach a prototype, in
+// jest's sandbox or outside it (where fetch and structuredClone make their objects).
+afterAll(() => {
+  for (const prototype of [Object.prototype, Object.getPrototypeOf(structuredClone({})) as object])
+    expect(Object.getOwnPropertyNames(prototype).filter((name) => Object.getOwnPropertyDescriptor(prototype, name)!.enumerable)).toEqual([]);
 });

@@ -5,7 +5,7 @@ import { api, startApp, useApp, onPostgres } from '../support/app-harness';
 import { expectError } from '../support/error-envelope';
 import { sqliteOutage } from '../support/store-faults';
 
-/** Issue 8 item 4: liveness is the process; readiness is the store, the sweep, the checks, shutdown. */
+/** Liveness is the process; readiness is the store, the sweep, the checks, shutdown. */
 const itOnSqlite = onPostgres ? it.skip : it;
 
 describe('health probes', () => {

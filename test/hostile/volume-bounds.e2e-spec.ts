@@ -66,7 +66,8 @@ describe('bounds on what one request may make the service store', () => {
     for (const id of ids.slice(0, 3)) expect((await replay(app.baseUrl, id)).map((e) => e.type)).toHaveLength(5);
     const allBig = ids.length * 5;
     expect(seen.length).toBeGreaterThanOrEqual(allBig);
-  });
+    // About 10 MB through the store, the projector and the feed: past the default 30 s on a busy machine.
+  }, 90_000);
 
   it('a replay without a limit is bounded by bytes too and says where to go on', async () => {
     const res = await postExecution(app.baseUrl, {

@@ -5,7 +5,7 @@ import { claimStream, requestHash } from '../../src/executions/commands/idempote
 import { api, createConversation, useApp } from '../support/app-harness';
 import { countOf, executionsOf, expectError, postExecution, replay, waitForExecutionEnd } from '../support/execution-helpers';
 
-describe('§9 idempotency under concurrency, and a claimer that died before run.queued', () => {
+describe('idempotency under concurrency, and a claimer that died before run.queued (docs/api.md#idempotency)', () => {
   const app = useApp();
   let store: EventStore;
   beforeAll(() => {

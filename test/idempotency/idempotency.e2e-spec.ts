@@ -4,7 +4,7 @@ import { executionsOf, expectError, postExecution, replay, respond, waitForActio
 let keyCounter = 0;
 const freshKey = () => `key-${Date.now()}-${keyCounter++}`;
 
-describe('§9 idempotency keys', () => {
+describe('idempotency keys (docs/api.md#idempotency)', () => {
   const app = useApp({ conversation: true });
 
   it('an equivalent request (keys reordered, capabilities reordered or repeated) answers 200 replayed with the current state', async () => {

@@ -3,7 +3,7 @@ import { holdSocket, HeldSocket, postHead } from './held-socket';
 import { openStream } from './stream-client';
 
 /**
- * Issue 14, held connections: a request whose headers or body have not all arrived within
+ * A request whose headers or body have not all arrived within
  * REQUEST_TIMEOUT_MS is answered 408 (VALIDATION_ERROR, in the envelope) and closed, instead of
  * holding its socket and its buffered body forever; event streams, whose requests are complete,
  * are never cut by it; and past MAX_CONNECTIONS new connections are closed at once.

@@ -3,7 +3,7 @@ import { expectError } from '../support/error-envelope';
 import { replay, startScript, waitForAction } from '../support/execution-helpers';
 
 /**
- * Issue 14, odd bodies: text that is not well-formed Unicode (a lone surrogate, sent as JSON's
+ * Text that is not well-formed Unicode (a lone surrogate, sent as JSON's
  * `\ud800` escape) anywhere in a body is 400 VALIDATION_ERROR naming the field — it was stored in
  * the log as sent and read back from the read model as U+FFFD — and a body nested deeper than
  * MAX_JSON_DEPTH is 400 too, where 5,000 levels answered 500. Every route, nothing appended.

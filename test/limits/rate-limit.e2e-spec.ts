@@ -4,7 +4,7 @@ import { api, useApp } from '../support/app-harness';
 import { expectError } from '../support/error-envelope';
 
 /**
- * Issue 8, limits: RATE_LIMIT_PER_MINUTE requests per tenant per minute, then 429 RATE_LIMITED
+ * RATE_LIMIT_PER_MINUTE requests per tenant per minute, then 429 RATE_LIMITED
  * with Retry-After in the envelope. Tenants are counted apart; probes, metrics and docs are free.
  */
 const ACME = { authorization: 'Bearer acme-key-0123456789abc' };

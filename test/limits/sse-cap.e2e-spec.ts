@@ -3,7 +3,7 @@ import { expectError } from '../support/error-envelope';
 import { eventually, OpenStream, openStream } from './stream-client';
 
 /**
- * Issue 8, limits: at most SSE_MAX_STREAMS_PER_TENANT open event streams per tenant, counted
+ * At most SSE_MAX_STREAMS_PER_TENANT open event streams per tenant, counted
  * across the execution event stream and the audit feed; one more is 429 RATE_LIMITED with
  * Retry-After, as JSON (decided before the response becomes a stream).
  */

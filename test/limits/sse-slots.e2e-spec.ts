@@ -3,7 +3,7 @@ import { holdSocket } from './held-socket';
 import { eventually, OpenStream, openStream } from './stream-client';
 
 /**
- * Issue 14, SSE slot leak: a stream's place under SSE_MAX_STREAMS_PER_TENANT is given back
+ * A stream's place under SSE_MAX_STREAMS_PER_TENANT is given back
  * whenever its connection closes — also for streams pipelined behind another request on one
  * socket, whose queued responses never see a 'close' of their own, and for a client that left
  * before the route had started its stream. Leaked places made every later stream of the tenant

@@ -6,7 +6,7 @@ import { createDatabase } from '../support/postgres-cluster';
 import { built, exitWithin, killLeftovers, launch, ServerProcess } from '../runtime/compiled-server';
 
 /**
- * Issue 11: three real processes of the compiled server on one PostgreSQL database. Each keeps
+ * Three real processes of the compiled server on one PostgreSQL database. Each keeps
  * its own read models; the log drives the runner across them.
  */
 const adminUrl = process.env.RUNLEDGER_PG_URL;

@@ -5,7 +5,7 @@ import { AUDIENCE, ISSUER, OidcIssuer, signingKey } from '../auth/oidc-issuer';
 import { built, exitWithin, killLeftovers, launch, MAIN, ROOT, ServerProcess } from '../runtime/compiled-server';
 
 /**
- * Issue 8, item 6: structured JSON logs through nestjs-pino, one object per line on stdout from
+ * Structured JSON logs through nestjs-pino, one object per line on stdout from
  * the first line of start-up to the last of shutdown; a request id on each request's lines
  * (X-Request-Id, echoed, or generated), the execution id where there is one; never a key, a
  * token or input text. Against the compiled server.

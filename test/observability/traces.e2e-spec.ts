@@ -7,7 +7,7 @@ import { built, exitWithin, killLeftovers, launch, MAIN } from '../runtime/compi
 import { OtlpReceiver, ReceivedSpan } from './support/otlp-receiver';
 
 /**
- * Issue 8, item 7: OpenTelemetry spans for HTTP, command handling, appends and provider calls,
+ * OpenTelemetry spans for HTTP, command handling, appends and provider calls,
  * exported over OTLP/HTTP when OTEL_EXPORTER_OTLP_ENDPOINT is set — and the SDK not even loaded
  * when it is not. Against the compiled server, with a local receiver standing in for a collector.
  */

@@ -1,7 +1,7 @@
 import { api, readSse, useApp } from '../support/app-harness';
 import { expectError } from '../support/execution-helpers';
 
-/** Issue 7 item 7: `GET /v1/events`, the tenant's whole history in global order, JSON and SSE. */
+/** `GET /v1/events`, the tenant's whole history in global order, JSON and SSE. */
 describe('the audit feed', () => {
   const app = useApp({ env: { API_KEYS: 'acme:key-acme-0123456789abcdef,globex:key-globex-0123456789abcdef' } });
   const as = (tenant: 'acme' | 'globex') => ({ authorization: `Bearer key-${tenant}-0123456789abcdef` });

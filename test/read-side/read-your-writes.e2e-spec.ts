@@ -2,7 +2,7 @@ import { api, createConversation, startExecution, useApp } from '../support/app-
 import { listActions, respond, waitForAction } from '../support/execution-helpers';
 
 /**
- * Issue 7 item 3: every read after a write this instance acknowledged shows the write, even
+ * Every read after a write this instance acknowledged shows the write, even
  * while many other writes land at once (the projector is live; queries wait for it, never pull).
  */
 describe('read-your-writes under concurrent writes', () => {

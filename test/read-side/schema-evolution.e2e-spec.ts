@@ -5,7 +5,7 @@ import { EXECUTION_SCHEMA_VERSION } from '../../src/event-store/upcasters';
 import { api, readSse, RunningApp, startApp, tempSqlitePath, describeOnSqlite } from '../support/app-harness';
 
 /**
- * Issue 7 item 8: events written at schema version 1 — when `run.completed` could leave `usage`
+ * Events written at schema version 1 — when `run.completed` could leave `usage`
  * out — read as version 2 on every path after the upcaster and a rebuild of the read models.
  */
 describeOnSqlite('schema evolution through upcasters', () => {

@@ -1,7 +1,7 @@
 import { api, createConversation, JsonResponse, startExecution, useApp, waitForExecution } from '../support/app-harness';
 import { expectError } from '../support/execution-helpers';
 
-/** Issue 7 item 6: `GET /v1/executions` — filters, newest first, opaque cursor pages. */
+/** `GET /v1/executions` — filters, newest first, opaque cursor pages. */
 describe('execution search', () => {
   const app = useApp();
   let first: string;

@@ -4,7 +4,7 @@ import { holdSocket, postHead } from '../limits/held-socket';
 import { built, exitWithin, killLeftovers, launch, MAIN, ServerProcess } from './compiled-server';
 
 /**
- * Issue 14: what clients do wrong is not the server's error. A client that leaves halfway through
+ * What clients do wrong is not the server's error. A client that leaves halfway through
  * its body, one cut off by REQUEST_TIMEOUT_MS, and bodies nested thousands of levels deep are
  * logged below error level (the first two were `error` lines with Node's "aborted" stack, the last
  * a 500 with a stack trace). Against the compiled server, whose log is its stdout.

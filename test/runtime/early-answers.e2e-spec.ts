@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { useApp } from '../support/app-harness';
 
 /**
- * Issue 8, defect 2: a 2 MiB body sent with node:http in 64 KiB writes got EPIPE instead of 413,
+ * A 2 MiB body sent with node:http in 64 KiB writes got EPIPE instead of 413,
  * because the server answered and closed the socket with the rest of the body unread (the kernel
  * then resets the connection, destroying the answer). Every early answer must reach the client.
  * The client runs in a child process: in the server's own event loop it could never race it.
@@ -49,7 +49,7 @@ function outcomes(tries: Try[]): Record<string, number> {
   return counts;
 }
 
-describe('early answers reach every client (issue 8)', () => {
+describe('early answers reach every client', () => {
   const app = useApp({ env: { API_KEYS: `acme:${KEY}` } });
   const url = () => `${app.baseUrl}/v1/conversations`;
   const twoMiB = { bytes: 2 * MiB, tries: 20 };

@@ -3,7 +3,7 @@ import { api, startApp, useApp } from '../support/app-harness';
 import { expectError } from '../support/error-envelope';
 
 /**
- * Issue 8, defect 3: `GET /v1/conversations/%E0%A4%A` answered Fastify's own body. Errors Fastify
+ * `GET /v1/conversations/%E0%A4%A` answered Fastify's own body. Errors Fastify
  * and Node raise before any hook or Nest filter runs must come in the binding's envelope too.
  */
 

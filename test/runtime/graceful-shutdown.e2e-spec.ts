@@ -5,7 +5,7 @@ import { api, readSse, SseMessage, tempSqlitePath } from '../support/app-harness
 import { built, exitWithin, killLeftovers, launch, MAIN } from './compiled-server';
 
 /**
- * Issue 8, defect 1: SIGTERM with an SSE client attached hung the process, because Nest closed
+ * SIGTERM with an SSE client attached hung the process, because Nest closed
  * the HTTP server (which waits for hijacked responses) before it ended the streams. The streams
  * must end cleanly first, the process exit 0 in time, and a client resume after the restart.
  */

@@ -2,7 +2,7 @@ import { api, createConversation, startExecution, useApp, waitForExecution } fro
 import { expectError } from '../support/error-envelope';
 
 /** docs/api.md#conventions: bodies, media types, limits, unknown routes, query parameters and opaque ids. */
-describe('HTTP conventions (§1)', () => {
+describe('HTTP conventions (docs/api.md#conventions)', () => {
   const app = useApp();
   const MiB = 1024 * 1024;
   /** A syntactically valid JSON object of exactly `bytes` bytes. */

@@ -1,6 +1,6 @@
 import { api, onPostgres, readSse, useApp } from '../support/app-harness';
 
-/** Issue 8 item 5: `/metrics` in Prometheus' text format, moving with requests and appends. */
+/** `/metrics` in Prometheus' text format, moving with requests and appends. */
 describe('metrics', () => {
   const app = useApp({ env: { API_KEYS: 'acme:key-acme-0123456789abc' } });
   const auth = { authorization: 'Bearer key-acme-0123456789abc' };

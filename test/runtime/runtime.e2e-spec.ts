@@ -18,7 +18,7 @@ const SCRIPTED = {
   },
 };
 
-describe('runtime and providers (§2)', () => {
+describe('runtime and providers (docs/api.md#runtime-and-providers)', () => {
   const app = useApp();
 
   it('GET /v1/runtime describes the runtime with exactly the documented fields', async () => {
@@ -26,8 +26,8 @@ describe('runtime and providers (§2)', () => {
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^application\/json/);
     expect(Object.keys(res.body).sort()).toEqual(['eventStore', 'name', 'projections', 'protocolVersion', 'providers', 'version']);
-    // Issue 7: each read model with where it stands in the log.
-    expect(res.body.projections.map((p: any) => p.name).sort()).toEqual(['actions', 'artifacts', 'conversations', 'executions']);
+    // Each read model with where it stands in the log.
+    expect(res.body.projections.map((p: any) => p.name).sort()).toEqual(['actions', 'artifacts', 'conversations', 'executions', 'usage']);
     for (const projection of res.body.projections) expect(projection).toEqual({ name: expect.any(String), position: expect.any(Number), lag: 0 });
     expect(res.body.protocolVersion).toBe('2026-09-02');
     expect(res.body.eventStore).toBe(onPostgres ? 'postgres' : 'sqlite');

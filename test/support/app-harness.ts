@@ -8,6 +8,7 @@ import { Config, loadConfig } from '../../src/config/config';
 import { createApiDocument } from '../../src/openapi/api-docs';
 import { ContractChecker, recordResponses } from './contract';
 import { createDatabase } from './postgres-cluster';
+import { sdk } from './sdk';
 
 export interface RunningApp {
   app: NestFastifyApplication;
@@ -131,9 +132,7 @@ export async function api<T = any>(
 }
 
 export async function createConversation(baseUrl: string, body: Record<string, unknown> = {}): Promise<string> {
-  const res = await api(baseUrl, 'POST', '/v1/conversations', body);
-  if (res.status !== 201) throw new Error(`conversation not created: ${res.status} ${res.text}`);
-  return res.body.id;
+  return (await sdk(baseUrl).createConversation(body)).id;
 }
 
 export async function startExecution(baseUrl: string, body: Record<string, unknown>): Promise<JsonResponse> {

@@ -1,4 +1,5 @@
 import { api, JsonResponse, startExecution, waitForExecution } from './app-harness';
+import { sdk } from './sdk';
 
 /** Shared by the actions, artifacts, cancellation and idempotency suites: scripted executions, replays and exact error envelopes. */
 
@@ -29,9 +30,7 @@ export async function waitForAction(baseUrl: string, id: string, pendingCount = 
 
 /** The whole JSON replay of an execution's events (docs/api.md#events). */
 export async function replay(baseUrl: string, id: string): Promise<any[]> {
-  const res = await api(baseUrl, 'GET', `/v1/executions/${id}/events`);
-  if (res.status !== 200) throw new Error(`replay failed: ${res.status} ${res.text}`);
-  return res.body.events;
+  return (await sdk(baseUrl).eventPage(id)).events;
 }
 
 export const typesOf = (events: any[]) => events.map((e) => e.type);
@@ -41,19 +40,14 @@ export const countOf = (events: any[], type: string) => events.filter((e) => e.t
 export const postExecution = (baseUrl: string, body: unknown) => api(baseUrl, 'POST', '/v1/executions', body);
 
 /** The executions a conversation lists. */
-export const executionsOf = async (baseUrl: string, conversationId: string): Promise<any[]> =>
-  (await api(baseUrl, 'GET', `/v1/conversations/${conversationId}`)).body.executions;
+export const executionsOf = async (baseUrl: string, conversationId: string): Promise<any[]> => (await sdk(baseUrl).conversation(conversationId)).executions;
 
 export const respond = (baseUrl: string, id: string, actionId: string, body: unknown) =>
   api(baseUrl, 'POST', `/v1/executions/${id}/actions/${actionId}:respond`, body);
 
 export const cancel = (baseUrl: string, id: string, body: unknown = {}) => api(baseUrl, 'POST', `/v1/executions/${id}:cancel`, body);
 
-export const listActions = async (baseUrl: string, id: string): Promise<any[]> => {
-  const res = await api(baseUrl, 'GET', `/v1/executions/${id}/actions`);
-  if (res.status !== 200) throw new Error(`actions failed: ${res.status} ${res.text}`);
-  return res.body.actions;
-};
+export const listActions = async (baseUrl: string, id: string): Promise<any[]> => sdk(baseUrl).actions(id);
 
 /** The binding's error envelope, exactly: `{error: {code, message[, details]}}` and nothing else. */
 export function expectError(res: JsonResponse, status: number, code: string, details?: unknown): void {

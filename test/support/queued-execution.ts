@@ -14,15 +14,26 @@ export interface QueueOptions {
   instanceId?: string;
   /** The request's deadlines (docs/api.md#deadlines). */
   timeouts?: { timeoutMs?: number; actionTimeoutMs?: number };
+  /** The request's token budget (docs/api.md#usage-and-budgets). */
+  budget?: { maxTotalTokens: number };
 }
 
 /** Appends `run.queued` as the start handler does and returns the execution as the runner receives it. */
 export async function queueExecution(
   store: EventStore,
-  { provider, conversationId = 'c-1', text = 'hi', tenantId = 'default', instanceId, timeouts = {} }: QueueOptions,
+  { provider, conversationId = 'c-1', text = 'hi', tenantId = 'default', instanceId, timeouts = {}, budget }: QueueOptions,
 ): Promise<LoadedExecution> {
   const id = newId();
-  const data = { conversationId, provider, input: { text }, requiredCapabilities: [], config: {}, idempotencyKey: null, ...timeouts };
+  const data = {
+    conversationId,
+    provider,
+    input: { text },
+    requiredCapabilities: [],
+    config: {},
+    idempotencyKey: null,
+    ...timeouts,
+    ...(budget && { budget }),
+  };
   const events = decide({ type: 'queue', data }, null);
   const occurredAt = nowIso();
   const news = toNewEvents(id, events, { tenantId, occurredAt }).map((e) => (instanceId ? { ...e, metadata: { ...e.metadata, instanceId } } : e));

@@ -41,6 +41,18 @@ export class RateLimitedError extends AppError {
   }
 }
 
+/** The tenant's token budget for the month is used up (docs/api.md#usage-and-budgets): `details: { used, budget }`. */
+export class QuotaExceededError extends AppError {
+  readonly code = 'QUOTA_EXCEEDED';
+  constructor(
+    message: string,
+    readonly retryAfterSeconds: number,
+    details: { used: number; budget: number },
+  ) {
+    super(message, details);
+  }
+}
+
 /** The service cannot take the request right now (shutting down, a dependency out of reach); retry. */
 export class ServiceUnavailableError extends AppError {
   readonly code = 'SERVICE_UNAVAILABLE';

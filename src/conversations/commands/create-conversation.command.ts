@@ -1,4 +1,5 @@
 import { Command } from '@nestjs/cqrs';
+import { ConcurrencyPolicy } from '../domain/concurrency';
 import { ConversationState } from '../domain/conversation';
 
 export class CreateConversationCommand extends Command<ConversationState> {
@@ -6,6 +7,7 @@ export class CreateConversationCommand extends Command<ConversationState> {
     readonly tenantId: string,
     readonly title: string | null,
     readonly metadata: Record<string, unknown>,
+    readonly concurrency?: ConcurrencyPolicy,
   ) {
     super();
   }

@@ -13,10 +13,10 @@ export class CreateConversationHandler implements ICommandHandler<CreateConversa
   constructor(@Inject(EVENT_STORE) private readonly store: EventStore) {}
 
   @TracedCommand()
-  async execute({ tenantId, title, metadata }: CreateConversationCommand): Promise<ConversationState> {
+  async execute({ tenantId, title, metadata, concurrency }: CreateConversationCommand): Promise<ConversationState> {
     const id = newId();
     const occurredAt = nowIso();
-    const events = decideConversation({ type: 'create', title, metadata }, null);
+    const events = decideConversation({ type: 'create', title, metadata, concurrency }, null);
     await this.store.append(
       conversationStream(id),
       events.map((e) => ({

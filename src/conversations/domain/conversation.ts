@@ -1,9 +1,11 @@
 import { DomainError } from '../../common/domain-error';
+import { ConcurrencyPolicy } from './concurrency';
 
 /** The conversation aggregate: created once, then only referenced by its executions. */
 export type ConversationEvent = {
   type: 'conversation.created';
-  data: { title: string | null; metadata: Record<string, unknown> };
+  /** `concurrency` only when set: the default of its executions (docs/api.md#concurrency). */
+  data: { title: string | null; metadata: Record<string, unknown>; concurrency?: ConcurrencyPolicy };
 };
 
 export interface ConversationState {
@@ -11,6 +13,7 @@ export interface ConversationState {
   title: string | null;
   metadata: Record<string, unknown>;
   createdAt: string;
+  concurrency?: ConcurrencyPolicy;
 }
 
 export class ConversationExistsError extends DomainError {
@@ -21,17 +24,24 @@ export class ConversationExistsError extends DomainError {
   }
 }
 
-export type ConversationCommand = { type: 'create'; title: string | null; metadata: Record<string, unknown> };
+export type ConversationCommand = { type: 'create'; title: string | null; metadata: Record<string, unknown>; concurrency?: ConcurrencyPolicy };
 
 export function decideConversation(command: ConversationCommand, state: ConversationState | null): ConversationEvent[] {
   if (state) throw new ConversationExistsError(state.id);
-  return [{ type: 'conversation.created', data: { title: command.title, metadata: command.metadata } }];
+  const data = { title: command.title, metadata: command.metadata, ...(command.concurrency !== undefined && { concurrency: command.concurrency }) };
+  return [{ type: 'conversation.created', data }];
 }
 
 export function evolveConversation(state: ConversationState | null, event: ConversationEvent & { occurredAt: string }, id: string): ConversationState {
   switch (event.type) {
     case 'conversation.created':
-      return { id, title: event.data.title, metadata: event.data.metadata, createdAt: event.occurredAt };
+      return {
+        id,
+        title: event.data.title,
+        metadata: event.data.metadata,
+        createdAt: event.occurredAt,
+        ...(event.data.concurrency !== undefined && { concurrency: event.data.concurrency }),
+      };
     default:
       return state!;
   }

@@ -1,4 +1,6 @@
-import { ApiProperty, ApiSchema } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
+import { ConcurrencyPolicy } from '../../common/concurrency-policy';
+import { CONCURRENCY_SHOWN } from './concurrency.field';
 import { EXECUTION_STATUSES } from '../../executions/http/execution.response';
 import { ISO_TIME, JSON_OBJECT } from '../../openapi/schema-types';
 
@@ -28,6 +30,9 @@ export class ConversationResponse {
 
   @ApiProperty({ ...JSON_OBJECT, description: '`{}` when none was given' })
   metadata!: Record<string, unknown>;
+
+  @ApiPropertyOptional(CONCURRENCY_SHOWN('The default `concurrency` of its executions; absent when not set (parallel)'))
+  concurrency?: ConcurrencyPolicy;
 
   @ApiProperty(ISO_TIME)
   createdAt!: string;

@@ -18,8 +18,9 @@ export class ConversationsController {
   @HttpCode(201)
   @CreateConversationDocs()
   async create(@Tenant() tenantId: string, @Body() body: CreateConversationDto): Promise<ConversationResponse> {
-    const state = await this.commands.execute(new CreateConversationCommand(tenantId, body.title ?? null, body.metadata ?? {}));
-    return { ...state, executions: [] };
+    const state = await this.commands.execute(new CreateConversationCommand(tenantId, body.title ?? null, body.metadata ?? {}, body.concurrency ?? undefined));
+    const { id, title, metadata: data, concurrency, createdAt } = state;
+    return { id, title, metadata: data, ...(concurrency !== undefined && { concurrency }), createdAt, executions: [] };
   }
 
   @Get(':id')

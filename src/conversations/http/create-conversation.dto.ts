@@ -1,6 +1,8 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsObject, IsOptional, IsString } from 'class-validator';
+import { ConcurrencyPolicy } from '../../common/concurrency-policy';
 import { CodePointLength } from '../../common/validation';
+import { ConcurrencyField } from './concurrency.field';
 
 export class CreateConversationDto {
   @ApiPropertyOptional({ type: String, nullable: true, minLength: 1, maxLength: 200, description: 'Length in Unicode code points' })
@@ -13,4 +15,7 @@ export class CreateConversationDto {
   @IsOptional()
   @IsObject({ message: 'metadata must be an object' })
   metadata?: Record<string, unknown> | null;
+
+  @ConcurrencyField('The default `concurrency` of its executions (an execution may override it). Default parallel')
+  concurrency?: ConcurrencyPolicy | null;
 }

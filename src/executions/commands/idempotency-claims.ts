@@ -3,6 +3,7 @@ import { IdempotencyConflictError } from '../../common/errors/request-errors';
 import { canonicalJson } from '../../common/canonical-json';
 import { nowIso } from '../../common/clock';
 import { EventStore, WrongExpectedRevisionError } from '../../event-store/event-store';
+import { ConcurrencyPolicy } from '../../common/concurrency-policy';
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
@@ -18,6 +19,12 @@ export interface ClaimedRequest {
   /** As sent: EXECUTION_TIMEOUT_MS fills in a missing one only when run.queued is recorded. */
   timeoutMs?: number;
   actionTimeoutMs?: number;
+  /** As sent; the conversation's default fills in a missing one only in run.queued. */
+  concurrency?: ConcurrencyPolicy;
+  /** Present when started through POST /v1/responses: that API's settings, echoed by every read of the response. */
+  responses?: Record<string, unknown>;
+  /** Left out when not set, in the hash too: keys claimed before budgets existed still match. */
+  budget?: { maxTotalTokens: number };
 }
 
 /**
@@ -35,6 +42,8 @@ export function requestHash(request: Omit<ClaimedRequest, 'idempotencyKey' | 'in
       config: request.config,
       ...(request.timeoutMs !== undefined && { timeoutMs: request.timeoutMs }),
       ...(request.actionTimeoutMs !== undefined && { actionTimeoutMs: request.actionTimeoutMs }),
+      ...(request.concurrency !== undefined && { concurrency: request.concurrency }),
+      ...(request.budget !== undefined && { budget: request.budget }),
     }),
   );
 }

@@ -15,8 +15,12 @@ import { decide } from '../domain/execution-decide';
 import { ExecutionState, fold } from '../domain/execution-state';
 import { executionStream, loadExecution, toNewEvents, toRecorded } from '../execution-stream';
 import { ExecutionRunner } from '../runner/execution-runner';
+import { QueuedStarts } from '../runner/queued-starts';
+import { ConcurrencyPolicy } from '../../common/concurrency-policy';
+import { admitExecution } from './admit-execution';
 import { preflight } from './capability-preflight';
 import { claimKey } from './idempotency-claims';
+import { TenantQuota } from './tenant-quota';
 import { StartExecutionCommand, StartExecutionResult } from './start-execution.command';
 
 @CommandHandler(StartExecutionCommand)
@@ -25,6 +29,8 @@ export class StartExecutionHandler implements ICommandHandler<StartExecutionComm
     @Inject(EVENT_STORE) private readonly store: EventStore,
     private readonly providers: ProviderRegistry,
     private readonly runner: ExecutionRunner,
+    private readonly queuedStarts: QueuedStarts,
+    private readonly quota: TenantQuota,
     @Inject(CONFIG) private readonly config: Pick<Config, 'limits' | 'executionTimeoutMs'>,
   ) {}
 
@@ -35,41 +41,54 @@ export class StartExecutionHandler implements ICommandHandler<StartExecutionComm
     if (this.runner.stopping) throw new ServiceUnavailableError('this instance is shutting down; retry shortly');
     const sizeProblem = requestSizeProblem(request, this.config.limits);
     if (sizeProblem) throw new ValidationError(sizeProblem);
-    if (!(await loadConversation(this.store, request.conversationId, tenantId))) {
-      throw new NotFoundError(`conversation ${request.conversationId} not found`);
-    }
+    const conversation = await loadConversation(this.store, request.conversationId, tenantId);
+    if (!conversation) throw new NotFoundError(`conversation ${request.conversationId} not found`);
     const provider = this.providers.get(request.provider);
     const configProblem = await provider.validateConfig(request.config);
     if (configProblem) throw new ValidationError(configProblem);
     preflight(provider.manifest, request.requiredCapabilities);
+    // The tenant's budget (docs/api.md#usage-and-budgets), before anything is appended, the claim included.
+    await this.quota.check(tenantId, request.idempotencyKey);
 
     // Held until the session is registered (or the start fails), so racing starts cannot pass the cap.
     const release = this.runner.reserve(tenantId);
     try {
-      return await this.create(tenantId, request);
+      return await this.create(tenantId, request, conversation.concurrency);
     } finally {
       release();
     }
   }
 
-  private async create(tenantId: string, request: StartExecutionCommand['request']): Promise<StartExecutionResult> {
-    if (request.idempotencyKey === null) return { state: await this.queue(newId(), tenantId, request), replayed: false };
+  private async create(tenantId: string, request: StartExecutionCommand['request'], fallback?: ConcurrencyPolicy): Promise<StartExecutionResult> {
+    if (request.idempotencyKey === null) return { state: await this.queue(newId(), tenantId, request, fallback), replayed: false };
     const claim = await claimKey(this.store, tenantId, request.idempotencyKey, request, newId());
     const { executionId, won } = claim;
     // Whoever holds the claim, whoever appends run.queued first starts it, so a claimer that died
-    // before run.queued never strands the key (rule 3).
-    const queued = await this.queue(executionId, tenantId, claim.request).catch((error) => {
-      if (error instanceof WrongExpectedRevisionError) return null;
-      throw error;
-    });
+    // before run.queued never strands the key (rule 3). A replay of an execution that exists is
+    // not admitted again: its conversation decided once.
+    const exists = !won && (await this.store.streamHead(executionStream(executionId))) !== null;
+    const queued = exists
+      ? null
+      : await this.queue(executionId, tenantId, claim.request, fallback).catch((error) => {
+          if (error instanceof WrongExpectedRevisionError) return null;
+          throw error;
+        });
     if (won) return { state: queued ?? (await this.stateAfterQueued(executionId)), replayed: false };
     return { state: (await loadExecution(this.store, executionId))!.state, replayed: true };
   }
 
-  private async queue(executionId: string, tenantId: string, request: StartExecutionCommand['request']): Promise<ExecutionState> {
+  private async queue(executionId: string, tenantId: string, request: StartExecutionCommand['request'], fallback?: ConcurrencyPolicy): Promise<ExecutionState> {
     // The request's log lines and span name the execution from here on (and so does its run).
     bindExecutionId(executionId);
-    const events = decide({ type: 'queue', data: this.queuedData(request) }, null);
+    const concurrency = request.concurrency ?? fallback;
+    // Its conversation decides first (docs/design.md#concurrency): a refusal appends nothing else.
+    const admission = await admitExecution(this.store, {
+      tenantId,
+      conversationId: request.conversationId,
+      executionId,
+      concurrency: concurrency ?? 'parallel',
+    });
+    const events = decide({ type: 'queue', data: this.queuedData({ ...request, concurrency }) }, null);
     const occurredAt = nowIso();
     const result = await this.store.append(executionStream(executionId), toNewEvents(executionId, events, { tenantId, occurredAt }), 'no_stream');
     const loaded = {
@@ -81,12 +100,13 @@ export class StartExecutionHandler implements ICommandHandler<StartExecutionComm
       owner: INSTANCE_ID,
       revision: result.nextRevision,
     };
-    this.runner.launch(loaded);
+    if (admission.waitsFor.length === 0) this.runner.launch(loaded);
+    else this.queuedStarts.wait(loaded, admission);
     return loaded.state;
   }
 
   /** run.queued's data, in its documented key order; a run started without `timeoutMs` gets EXECUTION_TIMEOUT_MS (docs/api.md#deadlines). */
-  private queuedData({ timeoutMs, actionTimeoutMs, ...request }: StartExecutionCommand['request']) {
+  private queuedData({ timeoutMs, actionTimeoutMs, concurrency, budget, ...request }: StartExecutionCommand['request']) {
     const timeout = timeoutMs ?? this.config.executionTimeoutMs ?? undefined;
     return {
       conversationId: request.conversationId,
@@ -97,6 +117,9 @@ export class StartExecutionHandler implements ICommandHandler<StartExecutionComm
       idempotencyKey: request.idempotencyKey,
       ...(timeout !== undefined && { timeoutMs: timeout }),
       ...(actionTimeoutMs !== undefined && { actionTimeoutMs }),
+      ...(concurrency !== undefined && { concurrency }),
+      ...(request.responses !== undefined && { responses: request.responses }),
+      ...(budget !== undefined && { budget }),
     };
   }
 

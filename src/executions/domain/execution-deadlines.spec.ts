@@ -42,14 +42,14 @@ describe('deadlines (docs/api.md#deadlines), decided from the events alone', () 
     expect(passedDeadline(state, '2026-09-02T10:00:01.499Z')).toBeNull();
     expect(decide({ type: 'expire', now: '2026-09-02T10:00:01.499Z' }, state)).toEqual([]);
     expect(decide({ type: 'expire', now: '2026-09-02T10:00:01.500Z' }, state)).toEqual([
-      { type: 'run.failed', data: { error: { code: 'DEADLINE_EXCEEDED', message: expect.stringContaining('1500 ms') } } },
+      { type: 'run.failed', data: { error: { code: 'DEADLINE_EXCEEDED', message: expect.stringContaining('1500 ms') }, usage: null } },
     ]);
   });
 
   it('an unanswered action past its expiresAt fails the run ACTION_EXPIRED; an answered one never does', () => {
     const waiting = stateAfter(queued(), started, action('a1', '2026-09-02T10:00:03.000Z'));
     expect(decide({ type: 'expire', now: '2026-09-02T10:00:03.000Z' }, waiting)).toEqual([
-      { type: 'run.failed', data: { error: { code: 'ACTION_EXPIRED', message: expect.stringContaining('a1') } } },
+      { type: 'run.failed', data: { error: { code: 'ACTION_EXPIRED', message: expect.stringContaining('a1') }, usage: null } },
     ]);
     // The answer got into the log first: the expiry, decided again after the conflict, appends nothing.
     const answeredFirst = stateAfter(queued(), started, action('a1', '2026-09-02T10:00:03.000Z'), answered('a1'));

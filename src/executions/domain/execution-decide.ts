@@ -1,4 +1,4 @@
-import { ErrorInfo, ExecutionEvent } from './execution-events';
+import { ErrorInfo, ExecutionEvent, Usage } from './execution-events';
 import { ActionState, ExecutionState, isTerminal } from './execution-state';
 import { passedDeadline } from './execution-deadlines';
 import { ActionAlreadyResolvedError, ActionCancelledError, ActionNotFoundError, ExecutionNotFoundError, ExecutionStateError } from './execution-errors';
@@ -8,13 +8,16 @@ type ProviderOutput = Extract<ExecutionEvent, { type: 'output.text.delta' | 'pro
 
 export type ExecutionCommand =
   | { type: 'queue'; data: QueuedData }
-  | { type: 'start' }
+  /** `model`: the one the provider names for the run's config, when it has one. */
+  | { type: 'start'; model?: string }
   | { type: 'emit'; output: ProviderOutput[] }
-  | { type: 'complete'; text: string | null; usage: { inputTokens: number; outputTokens: number } | null }
-  | { type: 'fail'; error: ErrorInfo }
-  | { type: 'cancel'; reason: string | null; providerCleanupError: string | null }
+  // Every end carries what the run spent up to it (docs/api.md#usage-and-budgets); null when nothing was reported.
+  | { type: 'complete'; text: string | null; usage: Usage | null }
+  // Left out by whoever ends a run without its session (the restart sweep, a reaper): no usage is known there.
+  | { type: 'fail'; error: ErrorInfo; usage?: Usage | null }
+  | { type: 'cancel'; reason: string | null; providerCleanupError: string | null; usage?: Usage | null }
   /** A deadline's timer fired at `now`: the run fails if one has passed, else (an answer came first) nothing. */
-  | { type: 'expire'; now: string }
+  | { type: 'expire'; now: string; usage?: Usage | null }
   | { type: 'respond'; actionId: string; response: Record<string, unknown> };
 
 const invalidState = (state: ExecutionState, command: string) =>
@@ -48,7 +51,7 @@ export function decide(command: ExecutionCommand, state: ExecutionState | null):
     case 'start': {
       const live = requireLive(state, 'start');
       if (live.status !== 'queued') throw invalidState(live, 'start');
-      return [{ type: 'run.started', data: { provider: live.provider } }];
+      return [{ type: 'run.started', data: { provider: live.provider, ...(command.model !== undefined && { model: command.model }) } }];
     }
     case 'emit':
       requireLive(state, 'append provider output');
@@ -62,16 +65,16 @@ export function decide(command: ExecutionCommand, state: ExecutionState | null):
       ];
     case 'fail':
       requireLive(state, 'fail');
-      return [{ type: 'run.failed', data: { error: command.error } }];
+      return [{ type: 'run.failed', data: { error: command.error, usage: command.usage ?? null } }];
     case 'expire': {
       const error = passedDeadline(requireLive(state, 'expire'), command.now);
-      return error ? [{ type: 'run.failed', data: { error } }] : [];
+      return error ? [{ type: 'run.failed', data: { error, usage: command.usage ?? null } }] : [];
     }
     case 'cancel':
       if (!state) throw new ExecutionNotFoundError(null);
       if (state.status === 'cancelled') return [];
       requireLive(state, 'cancel');
-      return [{ type: 'run.cancelled', data: { reason: command.reason, providerCleanupError: command.providerCleanupError } }];
+      return [{ type: 'run.cancelled', data: { reason: command.reason, providerCleanupError: command.providerCleanupError, usage: command.usage ?? null } }];
     case 'respond': {
       if (!state) throw new ExecutionNotFoundError(null);
       respondableAction(state, command.actionId);

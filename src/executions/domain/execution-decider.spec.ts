@@ -70,7 +70,7 @@ describe('execution decider', () => {
   });
 
   it('cancels a live execution once; a cancelled one again is a no-op; an ended one is refused', () => {
-    const cancelled: ExecutionEvent = { type: 'run.cancelled', data: { reason: 'r', providerCleanupError: null } };
+    const cancelled: ExecutionEvent = { type: 'run.cancelled', data: { reason: 'r', providerCleanupError: null, usage: null } };
     given(queued).when({ type: 'cancel', reason: 'r', providerCleanupError: null }).then([cancelled]);
     given(queued, cancelled).when({ type: 'cancel', reason: 'again', providerCleanupError: null }).then([]);
     given(queued, started, completed).when({ type: 'cancel', reason: null, providerCleanupError: null }).thenFails('invalid_state');

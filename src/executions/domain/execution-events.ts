@@ -1,3 +1,5 @@
+import { ConcurrencyPolicy } from '../../common/concurrency-policy';
+
 /** The execution's events as docs/api.md#events names them: `{type, data}` unions. */
 export interface ExecutionInput {
   text: string;
@@ -21,6 +23,12 @@ export interface ArtifactDescriptor {
   metadata: Record<string, unknown>;
 }
 
+/** Tokens spent up to a run's end, as every terminal event records them; null when the provider reported none. */
+export interface Usage {
+  inputTokens: number;
+  outputTokens: number;
+}
+
 export interface ErrorInfo {
   code: string;
   message: string;
@@ -40,9 +48,16 @@ export type ExecutionEvent =
         timeoutMs?: number;
         /** Present only when set: how long each of its actions may stay unanswered, unless the action says otherwise. */
         actionTimeoutMs?: number;
+        /** Present only when the request or its conversation set it (docs/api.md#concurrency). */
+        concurrency?: ConcurrencyPolicy;
+        /** Present only when started through /v1/responses (docs/responses-api.md#storage): that API's settings. */
+        responses?: Record<string, unknown>;
+        /** Present only when set (docs/api.md#usage-and-budgets): the run fails BUDGET_EXCEEDED once it spends more. */
+        budget?: { maxTotalTokens: number };
       };
     }
-  | { type: 'run.started'; data: { provider: string } }
+  /** `model`: present only when the provider names one for the run's config (docs/api.md#usage-and-budgets). */
+  | { type: 'run.started'; data: { provider: string; model?: string } }
   | { type: 'output.text.delta'; data: { delta: string } }
   | { type: 'output.text.done'; data: { text: string } }
   | {
@@ -60,9 +75,10 @@ export type ExecutionEvent =
   | { type: 'action.responded'; data: { actionId: string; response: Record<string, unknown> } }
   | { type: 'artifact.created'; data: { artifact: ArtifactDescriptor } }
   | { type: 'provider.event'; data: { namespace: string; name: string; payload: unknown } }
-  | { type: 'run.completed'; data: { usage: { inputTokens: number; outputTokens: number } | null } }
-  | { type: 'run.failed'; data: { error: ErrorInfo } }
-  | { type: 'run.cancelled'; data: { reason: string | null; providerCleanupError: string | null } };
+  | { type: 'run.completed'; data: { usage: Usage | null } }
+  // `usage` on these two is optional only for what older writers appended: every read path fills it in (upcasters.ts).
+  | { type: 'run.failed'; data: { error: ErrorInfo; usage?: Usage | null } }
+  | { type: 'run.cancelled'; data: { reason: string | null; providerCleanupError: string | null; usage?: Usage | null } };
 
 export type TerminalEventType = 'run.completed' | 'run.failed' | 'run.cancelled';
 export type TerminalStatus = 'completed' | 'failed' | 'cancelled';

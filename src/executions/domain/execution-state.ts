@@ -1,4 +1,15 @@
-import { ActionKind, ErrorInfo, ExecutionInput, RecordedExecutionEvent, TERMINAL_STATUSES, TerminalStatus, ToolCall } from './execution-events';
+import {
+  ActionKind,
+  ErrorInfo,
+  ExecutionInput,
+  RecordedExecutionEvent,
+  TERMINAL_STATUSES,
+  TerminalEventType,
+  TerminalStatus,
+  ToolCall,
+  Usage,
+} from './execution-events';
+import { ConcurrencyPolicy } from '../../common/concurrency-policy';
 
 export type ExecutionStatus = 'queued' | 'running' | 'requires_action' | TerminalStatus;
 
@@ -27,12 +38,16 @@ export interface ExecutionState {
   idempotencyKey: string | null;
   timeoutMs?: number;
   actionTimeoutMs?: number;
+  concurrency?: ConcurrencyPolicy;
+  budget?: { maxTotalTokens: number };
   createdAt: string;
   startedAt: string | null;
   endedAt: string | null;
   outputText: string | null;
   error: ErrorInfo | null;
   cancellation: { reason: string | null; providerCleanupError: string | null } | null;
+  /** What the terminal event recorded as spent (docs/api.md#usage-and-budgets); null before the end or when none was reported. */
+  usage: Usage | null;
   actions: ActionState[];
   /** Artifacts themselves live in their read model: deciding never needs them. */
   artifactCount: number;
@@ -79,8 +94,9 @@ export function evolveActions(actions: ActionState[], event: RecordedExecutionEv
   }
 }
 
-function end(state: ExecutionState, status: TerminalStatus, event: RecordedExecutionEvent): ExecutionState {
-  return { ...state, status, endedAt: event.occurredAt, actions: evolveActions(state.actions, event) };
+function end(state: ExecutionState, status: TerminalStatus, event: Extract<RecordedExecutionEvent, { type: TerminalEventType }>): ExecutionState {
+  // Events recorded before usage was on every terminal event have none: null (docs/api.md#usage-and-budgets).
+  return { ...state, status, endedAt: event.occurredAt, usage: event.data.usage ?? null, actions: evolveActions(state.actions, event) };
 }
 
 /** Folds one recorded event into the state; `null` before `run.queued`. Pure. */
@@ -96,6 +112,7 @@ export function evolve(state: ExecutionState | null, event: RecordedExecutionEve
       outputText: null,
       error: null,
       cancellation: null,
+      usage: null,
       actions: [],
       artifactCount: 0,
       lastSequence: event.sequence,
@@ -125,7 +142,7 @@ export function evolve(state: ExecutionState | null, event: RecordedExecutionEve
     case 'run.failed':
       return { ...end(next, 'failed', event), error: event.data.error };
     case 'run.cancelled':
-      return { ...end(next, 'cancelled', event), cancellation: event.data };
+      return { ...end(next, 'cancelled', event), cancellation: { reason: event.data.reason, providerCleanupError: event.data.providerCleanupError } };
   }
 }
 

@@ -2,9 +2,11 @@ import { ApiExtraModels, ApiProperty, ApiPropertyOptional, ApiSchema, getSchemaP
 import { ClosedSchema } from '../../openapi/complete-document';
 import { ANY_JSON, ISO_TIME, JSON_OBJECT, nullable } from '../../openapi/schema-types';
 import { ActionKind, ExecutionEvent } from '../domain/execution-events';
+import { ConcurrencyPolicy } from '../../common/concurrency-policy';
+import { CONCURRENCY_SHOWN } from '../../conversations/http/concurrency.field';
 import { ToolCallResponse } from './action.response';
 import { ArtifactResponse } from './artifact.response';
-import { ExecutionErrorResponse, ExecutionInputResponse, TIMEOUT_MS } from './execution.response';
+import { BudgetResponse, ExecutionErrorResponse, ExecutionInputResponse, TIMEOUT_MS } from './execution.response';
 
 type DataOf<T extends ExecutionEvent['type']> = Extract<ExecutionEvent, { type: T }>['data'];
 
@@ -19,11 +21,21 @@ export class RunQueuedData implements DataOf<'run.queued'> {
   @ApiProperty({ type: String, nullable: true }) idempotencyKey!: string | null;
   @ApiPropertyOptional(TIMEOUT_MS('Present when the run has a deadline')) timeoutMs?: number;
   @ApiPropertyOptional(TIMEOUT_MS('Present when set on the request')) actionTimeoutMs?: number;
+  @ApiPropertyOptional(CONCURRENCY_SHOWN('Present when the request or its conversation set it')) concurrency?: ConcurrencyPolicy;
+  @ApiPropertyOptional({ ...JSON_OBJECT, description: 'Present when started through POST /v1/responses: the settings every read of the response echoes' })
+  responses?: Record<string, unknown>;
+  @ApiPropertyOptional({ type: () => BudgetResponse, description: 'Present when set on the request' }) budget?: BudgetResponse;
 }
 
 @ClosedSchema()
 export class RunStartedData implements DataOf<'run.started'> {
   @ApiProperty() provider!: string;
+  @ApiPropertyOptional({
+    minLength: 1,
+    example: 'gpt-4o-mini',
+    description: 'The model the provider runs for this config; absent when it names none (scripted)',
+  })
+  model?: string;
 }
 
 @ClosedSchema()
@@ -67,8 +79,8 @@ export class ProviderEventData implements DataOf<'provider.event'> {
 }
 
 export class Usage {
-  @ApiProperty({ type: 'integer' }) inputTokens!: number;
-  @ApiProperty({ type: 'integer' }) outputTokens!: number;
+  @ApiProperty({ type: 'integer', minimum: 0 }) inputTokens!: number;
+  @ApiProperty({ type: 'integer', minimum: 0 }) outputTokens!: number;
 }
 
 @ClosedSchema()
@@ -80,12 +92,14 @@ export class RunCompletedData implements DataOf<'run.completed'> {
 @ClosedSchema()
 export class RunFailedData implements DataOf<'run.failed'> {
   @ApiProperty({ type: () => ExecutionErrorResponse }) error!: ExecutionErrorResponse;
+  @ApiProperty(nullable(Usage, 'Tokens spent before the failure; null when the provider reported none')) usage!: Usage | null;
 }
 
 @ClosedSchema()
 export class RunCancelledData implements DataOf<'run.cancelled'> {
   @ApiProperty({ type: String, nullable: true }) reason!: string | null;
   @ApiProperty({ type: String, nullable: true }) providerCleanupError!: string | null;
+  @ApiProperty(nullable(Usage, 'Tokens spent before the cancel; null when the provider reported none')) usage!: Usage | null;
 }
 
 /**

@@ -1,24 +1,17 @@
 import { Controller, Get, Query } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { validationError } from '../../http/api-error';
+import { isoInstantParam } from '../../http/iso-instant';
 import { AllowQuery, integerParam } from '../../http/strict-query';
 import { Tenant } from '../../http/tenant.decorator';
 import { SearchExecutionsDocs } from './execution-search.docs';
 import { ExecutionSearchPageResponse } from './execution.response';
 import { ExecutionStatus } from '../domain/execution-state';
+import { RUN_FAILURE_CODES } from '../domain/end-codes';
 import { decodeCursor } from '../../read-models/executions/search-cursor';
 import { SearchExecutionsQuery } from '../../read-models/executions/search-executions.query';
 
 const STATUSES: readonly ExecutionStatus[] = ['queued', 'running', 'requires_action', 'completed', 'failed', 'cancelled'];
-const ISO = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2}))?$/;
-
-/** An ISO-8601 instant, normalised to the form `createdAt` is stored in, so string order is time order. */
-function instant(value: unknown, name: string): string | undefined {
-  if (value === undefined) return undefined;
-  const time = typeof value === 'string' && ISO.test(value) ? Date.parse(value) : NaN;
-  if (Number.isNaN(time)) throw validationError(`${name} must be an ISO-8601 date-time such as 2026-09-02T10:00:00.000Z`);
-  return new Date(time).toISOString();
-}
 
 /** Search (newest first, cursor pages); every filter is optional and they combine with AND. */
 @Controller('v1/executions')
@@ -27,18 +20,22 @@ export class ExecutionSearchController {
 
   @Get()
   @SearchExecutionsDocs()
-  @AllowQuery('conversationId', 'status', 'provider', 'createdAfter', 'createdBefore', 'limit', 'cursor')
+  @AllowQuery('conversationId', 'status', 'provider', 'errorCode', 'createdAfter', 'createdBefore', 'limit', 'cursor')
   async search(@Tenant() tenantId: string, @Query() query: Record<string, string | undefined>): Promise<ExecutionSearchPageResponse> {
     if (query.status !== undefined && !STATUSES.includes(query.status as ExecutionStatus)) {
       throw validationError(`status must be one of ${STATUSES.join(', ')}`);
+    }
+    if (query.errorCode !== undefined && !(RUN_FAILURE_CODES as readonly string[]).includes(query.errorCode)) {
+      throw validationError(`errorCode must be one of ${RUN_FAILURE_CODES.join(', ')}`);
     }
     return this.queries.execute(
       new SearchExecutionsQuery(tenantId, {
         conversationId: query.conversationId,
         status: query.status as ExecutionStatus | undefined,
         provider: query.provider,
-        createdAfter: instant(query.createdAfter, 'createdAfter'),
-        createdBefore: instant(query.createdBefore, 'createdBefore'),
+        errorCode: query.errorCode,
+        createdAfter: isoInstantParam(query.createdAfter, 'createdAfter'),
+        createdBefore: isoInstantParam(query.createdBefore, 'createdBefore'),
         limit: integerParam(query.limit, 'limit', 1, 100) ?? 20,
         beforePosition: query.cursor === undefined ? undefined : decodeCursor(query.cursor),
       }),

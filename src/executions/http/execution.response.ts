@@ -3,6 +3,9 @@ import { ISO_TIME, JSON_OBJECT, nullable } from '../../openapi/schema-types';
 import { ErrorInfo, ExecutionInput } from '../domain/execution-events';
 import { ExecutionStatus } from '../domain/execution-state';
 import { MAX_TIMEOUT_MS } from '../domain/execution-deadlines';
+import { ConcurrencyPolicy } from '../../common/concurrency-policy';
+import { CONCURRENCY_SHOWN } from '../../conversations/http/concurrency.field';
+import { RUN_FAILURE_CODES } from '../domain/end-codes';
 
 /** `timeoutMs` and `actionTimeoutMs` as docs/api.md#deadlines bounds them. */
 export const TIMEOUT_MS = (description: string) => ({ type: 'integer' as const, minimum: 1, maximum: MAX_TIMEOUT_MS, description });
@@ -17,7 +20,7 @@ export class ExecutionInputResponse implements ExecutionInput {
 
 @ApiSchema({ name: 'ExecutionError' })
 export class ExecutionErrorResponse implements ErrorInfo {
-  @ApiProperty({ example: 'PROVIDER_ERROR', description: 'e.g. PROVIDER_ERROR, ACTION_DENIED, RUNTIME_INTERRUPTED, DEADLINE_EXCEEDED, ACTION_EXPIRED' })
+  @ApiProperty({ example: 'PROVIDER_ERROR', description: `One of ${RUN_FAILURE_CODES.join(', ')}` })
   code!: string;
 
   @ApiProperty()
@@ -31,6 +34,13 @@ export class CancellationResponse {
 
   @ApiProperty({ type: String, nullable: true, description: "The provider cleanup's error message, if it failed" })
   providerCleanupError!: string | null;
+}
+
+/** docs/api.md#usage-and-budgets: the execution's token budget. */
+@ApiSchema({ name: 'ExecutionBudget' })
+export class BudgetResponse {
+  @ApiProperty({ type: 'integer', minimum: 1, description: 'The run fails `BUDGET_EXCEEDED` once its reported input plus output tokens pass this' })
+  maxTotalTokens!: number;
 }
 
 /** docs/api.md#executions; `executionView` writes it, in this key order. */
@@ -66,6 +76,11 @@ export class ExecutionResponse {
 
   @ApiPropertyOptional(TIMEOUT_MS('How long each action may stay unanswered unless it says otherwise; absent when not set'))
   actionTimeoutMs?: number;
+
+  @ApiPropertyOptional(CONCURRENCY_SHOWN("Its concurrency policy, its own or its conversation's; absent when neither set one (parallel)"))
+  concurrency?: ConcurrencyPolicy;
+  @ApiPropertyOptional({ type: () => BudgetResponse, description: 'Absent when the execution has no budget' })
+  budget?: BudgetResponse;
 
   @ApiProperty(ISO_TIME)
   createdAt!: string;

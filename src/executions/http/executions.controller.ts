@@ -38,6 +38,8 @@ export class ExecutionsController {
         idempotencyKey: body.idempotencyKey ?? null,
         ...(body.timeoutMs != null && { timeoutMs: body.timeoutMs }),
         ...(body.actionTimeoutMs != null && { actionTimeoutMs: body.actionTimeoutMs }),
+        ...(body.concurrency != null && { concurrency: body.concurrency }),
+        ...(body.budget != null && { budget: { maxTotalTokens: body.budget.maxTotalTokens } }),
       }),
     );
     reply.status(replayed ? 200 : 201);

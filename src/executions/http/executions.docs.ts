@@ -14,10 +14,20 @@ export const StartExecutionDocs = () =>
       summary: 'Start an execution',
       description:
         'Checks, first failure wins: body shape (400) → conversation (404 NOT_FOUND) → provider (404 PROVIDER_NOT_FOUND) → ' +
-        'provider config (400) → capability preflight (422) → idempotency key (409, or the original execution) → create. ' +
+        'provider config (400) → capability preflight (422) → idempotency key (409, or the original execution) → ' +
+        'concurrency (409 INVALID_STATE for `reject` while another execution of the conversation has not ended) → create. ' +
         'A request that fails any check appends nothing and does not use up its key.',
       body: true,
-      errors: ['NOT_FOUND', 'PROVIDER_NOT_FOUND', 'IDEMPOTENCY_CONFLICT', 'CAPABILITY_UNSUPPORTED', 'PROVIDER_ERROR', 'STORE_UNAVAILABLE'],
+      errors: [
+        'NOT_FOUND',
+        'PROVIDER_NOT_FOUND',
+        'IDEMPOTENCY_CONFLICT',
+        'INVALID_STATE',
+        'CAPABILITY_UNSUPPORTED',
+        'QUOTA_EXCEEDED',
+        'PROVIDER_ERROR',
+        'STORE_UNAVAILABLE',
+      ],
     }),
     ApiCreatedResponse({ type: ExecutionResponse, description: 'A new execution, as right after `run.queued` (status `queued`, lastSequence 1)' }),
     ApiOkResponse({

@@ -2,7 +2,10 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsArray, IsDefined, IsInt, IsNotEmpty, IsObject, IsOptional, IsString, Matches, Max, Min, ValidateNested } from 'class-validator';
 import { CodePointLength } from '../../common/validation';
+import { ConcurrencyPolicy } from '../../common/concurrency-policy';
+import { ConcurrencyField } from '../../conversations/http/concurrency.field';
 import { MAX_TIMEOUT_MS } from '../domain/execution-deadlines';
+import { MAX_BUDGET_TOKENS } from '../domain/execution-usage';
 
 export class ExecutionInputDto {
   @ApiProperty({ minLength: 1, example: 'hello brave new world' })
@@ -10,6 +13,16 @@ export class ExecutionInputDto {
   @IsString({ message: 'text must be a string' })
   @IsNotEmpty({ message: 'text must not be empty' })
   text!: string;
+}
+
+/** docs/api.md#usage-and-budgets: the run fails BUDGET_EXCEEDED once its reported tokens pass this. */
+export class ExecutionBudgetDto {
+  @ApiProperty({ type: 'integer', minimum: 1, maximum: MAX_BUDGET_TOKENS, description: 'Input plus output tokens the run may spend' })
+  @IsDefined({ message: 'budget.maxTotalTokens is required' })
+  @IsInt({ message: `budget.maxTotalTokens must be an integer from 1 to ${MAX_BUDGET_TOKENS}` })
+  @Min(1, { message: `budget.maxTotalTokens must be an integer from 1 to ${MAX_BUDGET_TOKENS}` })
+  @Max(MAX_BUDGET_TOKENS, { message: `budget.maxTotalTokens must be an integer from 1 to ${MAX_BUDGET_TOKENS}` })
+  maxTotalTokens!: number;
 }
 
 export class StartExecutionDto {
@@ -94,4 +107,17 @@ export class StartExecutionDto {
   @Min(1, { message: `actionTimeoutMs must be an integer from 1 to ${MAX_TIMEOUT_MS}` })
   @Max(MAX_TIMEOUT_MS, { message: `actionTimeoutMs must be an integer from 1 to ${MAX_TIMEOUT_MS}` })
   actionTimeoutMs?: number | null;
+
+  @ConcurrencyField("How it treats the conversation's executions that have not ended (docs/api.md#concurrency). Default the conversation's, else parallel")
+  concurrency?: ConcurrencyPolicy | null;
+  @ApiPropertyOptional({
+    type: () => ExecutionBudgetDto,
+    nullable: true,
+    description: 'A token budget: once the usage the provider reported passes it, the run is stopped and fails `BUDGET_EXCEEDED`. Default none',
+  })
+  @IsOptional()
+  @IsObject({ message: 'budget must be an object' })
+  @ValidateNested()
+  @Type(() => ExecutionBudgetDto)
+  budget?: ExecutionBudgetDto | null;
 }

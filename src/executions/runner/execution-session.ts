@@ -15,6 +15,7 @@ import { backpressured } from './output-backpressure';
 import { eventsOf, limitProblem } from './output-limits';
 import { providerRun } from './provider-callbacks';
 import { StreamWriter } from './stream-writer';
+import { UsageMeter } from './usage-meter';
 
 /** Raised into the provider when the execution can no longer take its output. */
 export class ExecutionStoppedError extends Error {
@@ -45,6 +46,8 @@ export type EndCause =
   | { kind: 'cancelled'; reason: string | null }
   /** The execution's `timeoutMs` passed (docs/api.md#deadlines). */
   | { kind: 'deadline'; now: string }
+  /** The usage the provider reported passed the execution's `budget` (docs/api.md#usage-and-budgets). */
+  | { kind: 'budget'; error: ErrorInfo }
   /** The action's `expiresAt` passed, unless an answer got into the log first. */
   | { kind: 'expired'; actionId: string; now: string }
   /** The store refused the run's events for longer than STORE_RETRY_MS. */
@@ -70,6 +73,8 @@ export class ExecutionSession {
   private readonly endings = new Map<string, Promise<void>>();
   /** The run's deadline and its actions' expiries; cleared once the run stops or finishes. */
   private readonly deadlines = new DeadlineTimers();
+  /** What the provider has reported spending; every end records it. */
+  private readonly meter: UsageMeter;
   private cleanup: Promise<string | null> | null = null;
   /** The execution's own trace (the session is made inside it), where its cleanup belongs whoever cancels. */
   private readonly inOwnTrace = currentTrace();
@@ -87,6 +92,7 @@ export class ExecutionSession {
     private readonly logger: Logger,
   ) {
     this.writer = new StreamWriter(store, loaded, options.storeRetryMs);
+    this.meter = new UsageMeter(loaded.state);
     this.events = loaded.revision + 1;
     // A cancel or an outage stops the provider (so drive() returns) before the cleanup and the
     // recorded end: the session stays registered until those settle, so a cancel arriving
@@ -132,31 +138,46 @@ export class ExecutionSession {
 
   private async perform(cause: EndCause): Promise<void> {
     switch (cause.kind) {
-      case 'completed':
-        return this.record(this.output({ type: 'complete', text: cause.outcome.text, usage: cause.outcome.usage }));
+      case 'completed': {
+        const usage = this.meter.final(cause.outcome.usage);
+        // A total given only at the end is held to the budget too: passing it fails the run.
+        const exceeded = this.meter.exceeded(usage);
+        if (exceeded) return this.record(this.output({ type: 'fail', error: exceeded, usage }));
+        return this.record(this.output({ type: 'complete', text: cause.outcome.text, usage }));
+      }
       case 'failed':
         if (this.stopped || isTerminal(this.writer.loaded.state.status)) return;
-        return this.record(this.output({ type: 'fail', error: cause.error }));
+        return this.record(this.output({ type: 'fail', error: cause.error, usage: this.meter.usage }));
       case 'limit': {
         // What the run emitted before stays, in order (the failure queues behind it), and nothing after it.
         this.logger.warn(`execution ${this.id}: ${cause.message}; ending it`);
         this.events += 1;
-        await this.record(this.writer.write({ type: 'fail', error: { code: 'LIMIT_EXCEEDED', message: cause.message } }));
+        await this.record(this.writer.write({ type: 'fail', error: { code: 'LIMIT_EXCEEDED', message: cause.message }, usage: this.meter.usage }));
         return this.stop('execution exceeded a limit');
       }
       case 'cancelled':
-        return this.stopThenRecord('execution was cancelled', (providerCleanupError) => ({ type: 'cancel', reason: cause.reason, providerCleanupError }));
+        return this.stopThenRecord('execution was cancelled', (providerCleanupError) => ({
+          type: 'cancel',
+          reason: cause.reason,
+          providerCleanupError,
+          usage: this.meter.usage,
+        }));
       case 'deadline':
         return this.stopThenRecord('execution passed its deadline', (providerCleanupError) => {
           if (providerCleanupError) this.logger.warn(`execution ${this.id}: its cleanup after the deadline failed: ${providerCleanupError}`);
-          return { type: 'expire', now: cause.now };
+          return { type: 'expire', now: cause.now, usage: this.meter.usage };
+        });
+      case 'budget':
+        return this.stopThenRecord('execution passed its budget', (providerCleanupError) => {
+          if (providerCleanupError) this.logger.warn(`execution ${this.id}: its cleanup after passing its budget failed: ${providerCleanupError}`);
+          return { type: 'fail', error: cause.error, usage: this.meter.usage };
         });
       case 'expired': {
         if (this.stopped) return;
         // An answer may be racing the expiry, and only the log can tell which came first: the
         // end is appended before the provider is stopped, and `decide` appends nothing when the
         // answer won (docs/api.md#deadlines).
-        await this.writer.write({ type: 'expire', now: cause.now }, { terminal: true }).catch(ignoreEnded);
+        await this.writer.write({ type: 'expire', now: cause.now, usage: this.meter.usage }, { terminal: true }).catch(ignoreEnded);
         if (this.writer.loaded.state.error?.code !== 'ACTION_EXPIRED') return;
         this.stop('an action expired');
         const providerCleanupError = await this.cleanupOnce();
@@ -171,7 +192,7 @@ export class ExecutionSession {
         this.stop('the event store is unavailable');
         await this.cleanupOnce();
         const error = { code: 'RUNTIME_INTERRUPTED', message: `the store could not serve this execution for ${seconds} s (${cause.error.message})` };
-        return this.writer.write({ type: 'fail', error }, { terminal: true }).catch((e) => {
+        return this.writer.write({ type: 'fail', error, usage: this.meter.usage }, { terminal: true }).catch((e) => {
           if (!hasEnded(e)) this.logger.warn(`execution ${this.id}: its end is left for the next start: ${(e as Error).message}`);
         });
       }
@@ -266,7 +287,11 @@ export class ExecutionSession {
 
   private async drive(): Promise<void> {
     try {
-      await this.output({ type: 'start' });
+      // An adopted queued run arrives started: its run.started picked it among the adopters.
+      if (this.writer.loaded.state.status === 'queued') {
+        const model = this.provider.modelOf?.(this.writer.loaded.state.config) ?? undefined;
+        await this.output({ type: 'start', ...(model !== undefined && { model }) });
+      }
       // A cancel accepted while run.started was in flight has already begun the cleanup: starting
       // the provider now would leave whatever it opens behind.
       if (this.stopped) return;
@@ -312,6 +337,7 @@ export class ExecutionSession {
           stream: (command) => this.stream(command),
           output: (command) => this.output(command),
           answer: (actionId, expiresAt) => this.answer(actionId, expiresAt),
+          usage: (report) => this.spend(report),
           fail: async (error) => {
             await this.end({ kind: 'failed', error });
             this.stop('execution failed');
@@ -327,6 +353,15 @@ export class ExecutionSession {
       },
       { expected },
     );
+  }
+
+  /** Counts a usage report; past the budget the run ends BUDGET_EXCEEDED and the provider is told to stop. */
+  private async spend(report: { inputTokens: number; outputTokens: number }): Promise<void> {
+    if (this.stopped) throw new ExecutionStoppedError('execution is no longer running');
+    const exceeded = this.meter.add(report);
+    if (!exceeded) return;
+    await this.end({ kind: 'budget', error: exceeded });
+    throw new ExecutionStoppedError('execution passed its budget');
   }
 
   private answer(actionId: string, expiresAt: string | null): Promise<Record<string, unknown>> {

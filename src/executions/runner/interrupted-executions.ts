@@ -1,4 +1,4 @@
-import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap, Optional } from '@nestjs/common';
 import { CONFIG, Config } from '../../config/config';
 import { EVENT_STORE, EventStore, StoreUnavailableError } from '../../event-store/event-store';
 import { InFlightExecutions } from '../../read-models/executions/in-flight-executions';
@@ -10,6 +10,8 @@ import { nowIso } from '../../common/clock';
 import { loadExecution } from '../execution-stream';
 import { ExecutionRunner } from './execution-runner';
 import { InstanceLiveness } from '../instance-liveness';
+import { QueuedStarts } from './queued-starts';
+import { waitPlanOf, waitsBehindOthers } from './wait-plan';
 
 /** How long the first sweep waits for the projections (a rebuild at start); then it goes on in the background. */
 const CATCH_UP_MS = 10_000;
@@ -38,6 +40,7 @@ export class InterruptedExecutions implements OnApplicationBootstrap, BeforeAppl
     private readonly runner: ExecutionRunner,
     private readonly liveness: InstanceLiveness,
     @Inject(CONFIG) private readonly config: Pick<Config, 'heartbeatIntervalMs'>,
+    @Optional() private readonly queued?: QueuedStarts,
   ) {}
 
   /** True until every execution an earlier process left in flight has been ended. */
@@ -88,7 +91,7 @@ export class InterruptedExecutions implements OnApplicationBootstrap, BeforeAppl
       const inFlight = await this.inFlight.list(await this.store.headPosition(), CATCH_UP_MS);
       // Executions this process or a live instance runs are in flight too, but they have a driver.
       const gone = await this.liveness.goneOwners();
-      const leftOver = inFlight.filter(({ id, owner }) => !this.runner.session(id) && gone(owner));
+      const leftOver = inFlight.filter(({ id, owner }) => !this.runner.session(id) && !this.queued?.isWaiting(id) && gone(owner));
       let ended = 0;
       for (const { id } of leftOver) if (await this.interrupt(id, gone)) ended += 1;
       if (ended > 0) this.logger.warn(`ended ${ended} interrupted execution(s)`);
@@ -104,7 +107,13 @@ export class InterruptedExecutions implements OnApplicationBootstrap, BeforeAppl
   private async interrupt(executionId: string, gone: (owner: string | null) => boolean): Promise<boolean> {
     const loaded = await loadExecution(this.store, executionId);
     if (!loaded || isTerminal(loaded.state.status) || !gone(loaded.owner)) return false;
-    const error = passedDeadline(loaded.state, nowIso()) ?? (loaded.owner === null || !this.liveness.shared ? INTERRUPTED : OWNER_GONE);
+    const passed = passedDeadline(loaded.state, nowIso());
+    // Queued behind others, it is waiting as it should (docs/api.md#concurrency): adopted, not ended.
+    if (!passed && this.queued && waitsBehindOthers(loaded.state)) {
+      this.queued.wait(loaded, await waitPlanOf(this.store, loaded.state), true);
+      return false;
+    }
+    const error = passed ?? (loaded.owner === null || !this.liveness.shared ? INTERRUPTED : OWNER_GONE);
     return endExecution(this.store, loaded, { type: 'fail', error });
   }
 }

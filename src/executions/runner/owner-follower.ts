@@ -1,4 +1,4 @@
-import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap, Optional } from '@nestjs/common';
 import { INSTANCE_ID } from '../../common/instance-id';
 import { EVENT_STORE, EventStore, StoredEvent } from '../../event-store/event-store';
 import { Processor } from '../../event-store/processor';
@@ -6,6 +6,7 @@ import { CANCEL_REQUESTED, CANCEL_REQUEST_PREFIX, CancelRequest, cancelledExecut
 import { endExecution } from '../commands/end-execution';
 import { executionIdOf, loadExecution } from '../execution-stream';
 import { ExecutionRunner } from './execution-runner';
+import { QueuedStarts } from './queued-starts';
 
 /**
  * Answers and cancels reach the runner only through the log, whichever instance took them (on
@@ -23,6 +24,7 @@ export class OwnerFollower implements OnApplicationBootstrap, BeforeApplicationS
   constructor(
     @Inject(EVENT_STORE) private readonly store: EventStore,
     private readonly runner: ExecutionRunner,
+    @Optional() private readonly queued?: QueuedStarts,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
@@ -53,6 +55,8 @@ export class OwnerFollower implements OnApplicationBootstrap, BeforeApplicationS
     const session = this.runner.session(executionId);
     // Another instance's run: its own follower acts on the request.
     if (!session && owner !== INSTANCE_ID) return;
+    // A queued execution waiting here is never started under its cancel.
+    if (!session) this.queued?.withdraw(executionId);
     // The requester learns the outcome from the execution's stream; here it is only logged.
     const cancelled = session ? session.cancel(reason) : this.endUndriven(executionId, reason);
     cancelled.catch((error) => this.logger.warn(`cancel of ${executionId} from the log: ${(error as Error).message}`));

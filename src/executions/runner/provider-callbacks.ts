@@ -20,6 +20,8 @@ export interface ProviderOutlet {
   answer(actionId: string, expiresAt: string | null): Promise<Record<string, unknown>>;
   /** The runtime, not the provider, ends the run (an invalid artifact descriptor); rejects for the provider. */
   fail(error: ErrorInfo): Promise<never>;
+  /** Counts tokens the run spent; rejects once they pass its budget (docs/api.md#usage-and-budgets). */
+  usage(report: { inputTokens: number; outputTokens: number }): Promise<void>;
 }
 
 /** Adapts the provider's callbacks (docs/providers.md) to the session's commands. */
@@ -48,6 +50,7 @@ export function providerRun(
       await outlet.output({ type: 'emit', output: [{ type: 'action.required', data }] });
       return answered;
     },
+    reportUsage: (report) => outlet.usage(report),
     createArtifact: async (candidate) => {
       const artifact = {
         id: newId(),

@@ -163,7 +163,7 @@ describe('the runner rides out store faults (real SQLite underneath)', () => {
     const events = await read(loaded);
     expect(provider.cleanups).toBe(1);
     expect(events.at(-1)!.type).toBe('run.cancelled');
-    expect(events.at(-1)!.data).toEqual({ reason: 'stop', providerCleanupError: null });
+    expect(events.at(-1)!.data).toEqual({ reason: 'stop', providerCleanupError: null, usage: null });
     expect(events.filter((e) => e.type === 'run.cancelled')).toHaveLength(1);
     const deltas = deltasOf(events);
     expect(deltas).toEqual(script(deltas.length));

@@ -39,6 +39,11 @@ export abstract class LlmProvider implements Provider {
     return runConfigProblem(config, this.settings);
   }
 
+  /** The config's `model`, else the instance's default: what run.started records (docs/api.md#usage-and-budgets). */
+  modelOf(config: Record<string, unknown>): string {
+    return resolveRunConfig(config, this.settings).model;
+  }
+
   async run(run: ProviderRun): Promise<ProviderOutcome> {
     const controller = new AbortController();
     this.inFlight.set(run.executionId, controller);
@@ -70,6 +75,8 @@ export abstract class LlmProvider implements Provider {
       const turn = await withRetries((guard, progress) => chat.turn(new TurnOutput(run, guard, progress)), { signal, timeouts, retries });
       text += turn.text;
       usage = addUsage(usage, turn.usage);
+      // After each upstream response, so a budget stops the tool loop before it asks again.
+      if (turn.usage) await run.reportUsage(turn.usage);
       if (turn.toolCalls.length === 0) return { text: text || null, usage };
       if (round >= MAX_TOOL_ROUNDS) throw new ProviderFailure('PROVIDER_ERROR', `the model was still calling tools after ${MAX_TOOL_ROUNDS} rounds`);
       chat.addToolResults(turn, await answerToolCalls(run, parseToolCalls(turn.toolCalls), config.tools));

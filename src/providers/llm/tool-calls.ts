@@ -35,9 +35,12 @@ export const encodeToolResult = (value: unknown): string => (typeof value === 's
 
 /**
  * Each call becomes an `input` action at once, so parallel calls are parallel actions; the model
- * hears back only when every one is answered.
+ * hears back only when every one is answered. A `tool_calls` event names them all first, so a
+ * reader of the log knows when the last of one answer's calls has been asked
+ * (docs/providers.md#executions-on-an-llm-provider).
  */
-export function answerToolCalls(run: ProviderRun, calls: ToolCall[], tools: ToolSpec[]): Promise<AnsweredToolCall[]> {
+export async function answerToolCalls(run: ProviderRun, calls: ToolCall[], tools: ToolSpec[]): Promise<AnsweredToolCall[]> {
+  await run.emitEvent('tool_calls', { callIds: calls.map((call) => call.callId) });
   return Promise.all(
     calls.map(async (call) => {
       const spec = tools.find((t) => t.name === call.name);

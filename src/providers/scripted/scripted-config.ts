@@ -7,13 +7,17 @@ export type ScriptStep =
   | { type: 'action'; kind: 'approval' | 'input'; prompt: string; inputSchema?: object; timeoutMs?: number }
   | { type: 'artifact'; name: string; mediaType: string; uri?: string; metadata?: Record<string, unknown> }
   | { type: 'providerEvent'; name: string; payload?: Record<string, unknown> }
-  | { type: 'fail'; message: string };
+  | { type: 'fail'; message: string }
+  | { type: 'usage'; inputTokens: number; outputTokens: number };
 
 export interface ScriptedConfig {
   script?: ScriptStep[];
   cleanup?: 'ok' | 'fail';
   cleanupDelayMs?: number;
 }
+
+/** The most tokens one `usage` step may add in each direction (docs/api.md#the-scripted-provider). */
+export const MAX_STEP_TOKENS = 1_000_000_000;
 
 type Json = Record<string, unknown>;
 const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -56,6 +60,13 @@ const STEP_RULES: Record<string, { required: string[]; checks: Record<string, (v
     },
   },
   fail: { required: ['message'], checks: { message: (v) => (nonEmptyString(v) ? null : 'must be a non-empty string') } },
+  usage: {
+    required: ['inputTokens', 'outputTokens'],
+    checks: {
+      inputTokens: (v) => (isInt(v, 0, MAX_STEP_TOKENS) ? null : `must be an integer from 0 to ${MAX_STEP_TOKENS}`),
+      outputTokens: (v) => (isInt(v, 0, MAX_STEP_TOKENS) ? null : `must be an integer from 0 to ${MAX_STEP_TOKENS}`),
+    },
+  },
 };
 
 async function stepProblem(step: unknown, where: string): Promise<string | null> {

@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Provider, ProviderFailure, ProviderManifest, ProviderOutcome, ProviderRun } from '../provider';
+import { addUsage } from '../../executions/domain/execution-usage';
 import { SCRIPTED_MANIFEST } from './scripted-manifest';
 import { ScriptStep, ScriptedConfig, scriptedConfigProblem } from './scripted-config';
 
@@ -24,6 +25,7 @@ export class ScriptedProvider implements Provider {
     const config = run.config as ScriptedConfig;
     const steps = config.script ?? echoSteps(run.input.text);
     const deltas: string[] = [];
+    let usage = null as ProviderOutcome['usage'];
     for (const step of steps) {
       switch (step.type) {
         case 'text':
@@ -54,9 +56,16 @@ export class ScriptedProvider implements Provider {
           break;
         case 'fail':
           throw new ProviderFailure('PROVIDER_ERROR', step.message);
+        case 'usage': {
+          const spent = { inputTokens: step.inputTokens, outputTokens: step.outputTokens };
+          usage = addUsage(usage, spent);
+          await run.reportUsage(spent);
+          break;
+        }
       }
     }
-    return { text: deltas.length > 0 ? deltas.join('') : null, usage: null };
+    // No usage step: nothing reported, null (docs/api.md#the-scripted-provider).
+    return { text: deltas.length > 0 ? deltas.join('') : null, usage };
   }
 
   async cleanup({ config }: { config: Record<string, unknown> }): Promise<void> {

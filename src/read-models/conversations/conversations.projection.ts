@@ -7,7 +7,8 @@ const PREFIX = 'conversation-';
 /** Every conversation (docs/api.md#conversations); its executions are listed from the executions read model. */
 export const conversationsProjection: Projection = {
   name: 'conversations',
-  version: 1,
+  // 2: the conversation's default concurrency (docs/api.md#concurrency).
+  version: 2,
   tables: ['conversations'],
   create: (db) =>
     db.exec(`CREATE TABLE conversations (
@@ -15,15 +16,17 @@ export const conversationsProjection: Projection = {
       tenant_id  TEXT NOT NULL,
       title      TEXT,
       metadata   TEXT NOT NULL,
-      created_at TEXT NOT NULL
+      created_at TEXT NOT NULL,
+      concurrency TEXT
     )`),
   bind(db: Database.Database) {
-    const insert = db.prepare('INSERT OR IGNORE INTO conversations (id, tenant_id, title, metadata, created_at) VALUES (?, ?, ?, ?, ?)');
+    const insert = db.prepare('INSERT OR IGNORE INTO conversations (id, tenant_id, title, metadata, created_at, concurrency) VALUES (?, ?, ?, ?, ?, ?)');
     return (events: StoredEvent[]) => {
       for (const event of events) {
         if (event.type !== 'conversation.created' || !event.streamId.startsWith(PREFIX)) continue;
-        const data = event.data as { title: string | null; metadata: Record<string, unknown> };
-        insert.run(event.streamId.slice(PREFIX.length), event.metadata.tenantId, data.title, JSON.stringify(data.metadata), event.occurredAt);
+        const data = event.data as { title: string | null; metadata: Record<string, unknown>; concurrency?: string };
+        const id = event.streamId.slice(PREFIX.length);
+        insert.run(id, event.metadata.tenantId, data.title, JSON.stringify(data.metadata), event.occurredAt, data.concurrency ?? null);
       }
     };
   },

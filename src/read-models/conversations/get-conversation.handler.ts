@@ -22,9 +22,10 @@ export class GetConversationHandler implements IQueryHandler<GetConversationQuer
     // A conversation another process created may not be projected yet: its stream is the truth.
     const row = this.conversations.byId(conversationId) ?? (await this.fromStream(conversationId, tenantId));
     if (!row || row.tenantId !== tenantId) throw new NotFoundError(`conversation ${conversationId} not found`);
-    const { id, title, metadata, createdAt } = row;
+    const { id, title, metadata, createdAt, concurrency } = row;
     // Its executions are the executions read model's rows, not this one's.
-    return { id, title, metadata, createdAt, executions: await this.queries.execute(new ExecutionsOfConversationQuery(conversationId)) };
+    const executions = await this.queries.execute(new ExecutionsOfConversationQuery(conversationId));
+    return { id, title, metadata, ...(concurrency !== undefined && { concurrency }), createdAt, executions };
   }
 
   private async fromStream(conversationId: string, tenantId: string) {

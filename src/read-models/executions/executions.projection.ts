@@ -16,6 +16,7 @@ export const EXECUTIONS_DDL = `
     input_text      TEXT NOT NULL,
     output_text     TEXT,
     usage           TEXT,
+    error_code      TEXT,
     position        INTEGER NOT NULL,
     owner           TEXT,
     state           TEXT NOT NULL
@@ -31,6 +32,7 @@ export const EXECUTIONS_DDL = `
   CREATE INDEX executions_by_conversation ON executions (conversation_id, position);
   CREATE INDEX executions_history ON executions (conversation_id, status, position);
   CREATE INDEX executions_by_tenant ON executions (tenant_id, position);
+  CREATE INDEX executions_by_error_code ON executions (tenant_id, error_code, position) WHERE error_code IS NOT NULL;
   CREATE INDEX executions_in_flight ON executions (status) WHERE status IN ('queued', 'running', 'requires_action');
 `;
 
@@ -55,7 +57,7 @@ interface Row {
  */
 export const executionsProjection: Projection = {
   name: 'executions',
-  version: 4,
+  version: 5,
   tables: ['executions', 'execution_progress'],
   create: (db) => db.exec(EXECUTIONS_DDL),
   bind(db: Database.Database) {
@@ -66,10 +68,10 @@ export const executionsProjection: Projection = {
     // Only forward, so a batch applied twice (or older than the row) changes nothing.
     const streamed = db.prepare('UPDATE execution_progress SET last_sequence = @sequence WHERE id = @id AND last_sequence < @sequence');
     const upsert = db.prepare(
-      `INSERT INTO executions (id, tenant_id, conversation_id, provider, status, created_at, input_text, output_text, usage, position, owner, state)
-       VALUES (@id, @tenantId, @conversationId, @provider, @status, @createdAt, @inputText, @outputText, @usage, @position, @owner, @state)
+      `INSERT INTO executions (id, tenant_id, conversation_id, provider, status, created_at, input_text, output_text, usage, error_code, position, owner, state)
+       VALUES (@id, @tenantId, @conversationId, @provider, @status, @createdAt, @inputText, @outputText, @usage, @errorCode, @position, @owner, @state)
        ON CONFLICT (id) DO UPDATE SET status = excluded.status, output_text = excluded.output_text,
-         usage = excluded.usage, owner = excluded.owner, state = excluded.state`,
+         usage = excluded.usage, error_code = excluded.error_code, owner = excluded.owner, state = excluded.state`,
     );
     const progress = db.prepare(
       `INSERT INTO execution_progress (id, last_sequence) VALUES (?, ?)
@@ -111,6 +113,7 @@ export const executionsProjection: Projection = {
           inputText: state.input.text,
           outputText: state.outputText,
           usage: row.usage === null ? null : JSON.stringify(row.usage),
+          errorCode: state.error?.code ?? null,
           position: row.position,
           owner: row.owner,
           // lastSequence lives in execution_progress only: streamed output moves that, not the state.
@@ -133,7 +136,8 @@ function fold(row: Row | null, id: string, events: StoredEvent[]): Row | null {
     current = {
       tenantId: current?.tenantId ?? event.metadata.tenantId,
       state,
-      usage: event.type === 'run.completed' ? ((event.data as { usage: unknown }).usage ?? null) : (current?.usage ?? null),
+      // Every terminal event carries it (docs/api.md#usage-and-budgets).
+      usage: state.usage ?? null,
       lastSequence: sequence,
       position: current?.position ?? event.position,
       owner: ownerAfter(current?.owner ?? null, event),

@@ -20,6 +20,8 @@ export interface SearchFilters {
   conversationId?: string;
   status?: ExecutionStatus;
   provider?: string;
+  /** The `run.failed` code (docs/api.md#executions). */
+  errorCode?: string;
   createdAfter?: string;
   createdBefore?: string;
   /** Only executions created before this position (the cursor: newest first). */
@@ -78,13 +80,14 @@ export class ExecutionsReadModel {
     if (filters.conversationId !== undefined) where.push('e.conversation_id = @conversationId');
     if (filters.status !== undefined) where.push('e.status = @status');
     if (filters.provider !== undefined) where.push('e.provider = @provider');
+    if (filters.errorCode !== undefined) where.push('e.error_code = @errorCode');
     if (filters.createdAfter !== undefined) where.push('e.created_at > @createdAfter');
     if (filters.createdBefore !== undefined) where.push('e.created_at < @createdBefore');
     if (filters.beforePosition !== undefined) where.push('e.position < @beforePosition');
     // The join is one primary-key lookup per row of the page, after the executions index picked it.
     const sql = `SELECT ${COLUMNS} FROM executions e JOIN execution_progress p ON p.id = e.id
                  WHERE ${where.join(' AND ')} ORDER BY e.position DESC LIMIT @limit`;
-    // At most 2^6 shapes of filter: each prepared once.
+    // At most 2^7 shapes of filter: each prepared once.
     let statement = this.searches.get(sql);
     if (!statement) this.searches.set(sql, (statement = this.db.prepare(sql)));
     return (statement.all(filters) as { tenant_id: string; state: string; last_sequence: number; position: number }[]).map(toRow);

@@ -6,6 +6,8 @@ export interface ExecutionSearch {
   conversationId?: string;
   status?: ExecutionStatus;
   provider?: string;
+  /** A `run.failed` code: only executions that failed with it. */
+  errorCode?: string;
   createdAfter?: string;
   createdBefore?: string;
   limit: number;

@@ -1,0 +1,51 @@
+import { nowIso } from '../common/clock';
+import { EventStore, StoredEvent } from '../event-store/event-store';
+import { Admission, TurnsState } from './domain/concurrency';
+
+/**
+ * A conversation's turns: one `execution.admitted` per execution started in it, in creation order
+ * (docs/design.md#concurrency). Beside `conversation-<id>`, not on it: the prefix is outside the
+ * projected and audited ones, so the audit feed and the read models stay the binding's.
+ */
+export const TURNS_PREFIX = 'turns-';
+export const EXECUTION_ADMITTED = 'execution.admitted';
+export const turnsStream = (conversationId: string) => `${TURNS_PREFIX}${conversationId}`;
+
+export interface ReadTurns {
+  state: TurnsState;
+  /** The expected revision of the next admission. */
+  revision: number | 'no_stream';
+}
+
+/** The last admission alone holds the state: two small reads, however long the conversation. */
+export async function readTurns(store: EventStore, conversationId: string): Promise<ReadTurns> {
+  const stream = turnsStream(conversationId);
+  const head = await store.streamHead(stream);
+  if (head === null) return { state: { open: [] }, revision: 'no_stream' };
+  const [last] = await store.readStream(stream, { after: head - 1, limit: 1 });
+  return { state: turnsStateOf(last), revision: head };
+}
+
+export const turnsStateOf = (event: StoredEvent): TurnsState => ({ open: (event.data as unknown as Admission).open });
+
+/** Appends the admission at the revision its state was read at; a racing start makes it conflict. */
+export async function appendAdmission(
+  store: EventStore,
+  tenantId: string,
+  conversationId: string,
+  admission: Admission,
+  expected: ReadTurns['revision'],
+): Promise<void> {
+  await store.append(
+    turnsStream(conversationId),
+    [
+      {
+        type: EXECUTION_ADMITTED,
+        data: { ...admission },
+        occurredAt: nowIso(),
+        metadata: { tenantId, schemaVersion: 1, correlationId: admission.executionId, causationId: null },
+      },
+    ],
+    expected,
+  );
+}

@@ -6,7 +6,7 @@ import { EVENTS_TABLE } from './schema';
 /** Rows per read of a subscription. */
 export const READ_CHUNK = 1000;
 
-interface EventRowOut {
+export interface EventRowOut {
   position: string;
   event_id: string;
   stream_id: string;
@@ -18,7 +18,7 @@ interface EventRowOut {
 }
 
 // data and metadata come back as their stored text (no driver-side parsing), parsed here once.
-const COLUMNS = 'position, event_id, stream_id, revision, type, data::text AS data, metadata::text AS metadata, occurred_at';
+export const EVENT_COLUMNS = 'position, event_id, stream_id, revision, type, data::text AS data, metadata::text AS metadata, occurred_at';
 
 export function toStored(row: EventRowOut): StoredEvent {
   return {
@@ -54,7 +54,7 @@ export async function readAllChunk(pool: Pool, base: bigint, after: number, limi
          EXISTS (SELECT 1 FROM ${EVENTS_TABLE} WHERE position >= x.frontier) AS held
        FROM (SELECT ${frontierSql('$1')} AS frontier) x)
      SELECT f.stable_head, f.held, e.* FROM f LEFT JOIN LATERAL (
-       SELECT ${COLUMNS} FROM ${EVENTS_TABLE}
+       SELECT ${EVENT_COLUMNS} FROM ${EVENTS_TABLE}
        WHERE position > $2 AND position < f.frontier
          AND ($3::text IS NULL OR tenant_id = $3)
          AND ($4::text[] IS NULL OR EXISTS (SELECT 1 FROM unnest($4::text[]) p WHERE starts_with(stream_id, p)))
@@ -85,11 +85,10 @@ export async function countAllAfter(pool: Pool, after: number, limit: number, fi
 }
 
 export async function readStreamAfter(pool: Pool, streamId: string, after: number, limit: number | null): Promise<StoredEvent[]> {
-  const { rows } = await pool.query<EventRowOut>(`SELECT ${COLUMNS} FROM ${EVENTS_TABLE} WHERE stream_id = $1 AND revision > $2 ORDER BY revision LIMIT $3`, [
-    streamId,
-    after,
-    limit,
-  ]);
+  const { rows } = await pool.query<EventRowOut>(
+    `SELECT ${EVENT_COLUMNS} FROM ${EVENTS_TABLE} WHERE stream_id = $1 AND revision > $2 ORDER BY revision LIMIT $3`,
+    [streamId, after, limit],
+  );
   return rows.map(toStored);
 }
 

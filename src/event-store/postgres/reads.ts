@@ -43,15 +43,15 @@ export interface AllChunk {
 }
 
 /**
- * The matching events after `after` and below the frontier, in position order, all read in one
- * snapshot with the frontier, the last position below it and whether anything waits above it.
+ * The statement of `readAllChunk`, exported so a test can check its plan: $1 the store's base, $2
+ * the cursor, $3 a tenant, $4 stream prefixes, $5 event types (each NULL for any), $6 the limit.
  */
-export async function readAllChunk(pool: Pool, base: bigint, after: number, limit: number | null, filter?: AllFilter): Promise<AllChunk> {
-  const { rows } = await pool.query<EventRowOut & { stable_head: string | null; held: boolean }>(
-    `WITH f AS MATERIALIZED (
+export const READ_ALL_CHUNK = `WITH f AS MATERIALIZED (
        SELECT x.frontier,
          (SELECT max(position) FROM ${EVENTS_TABLE} WHERE position < x.frontier) AS stable_head,
-         EXISTS (SELECT 1 FROM ${EVENTS_TABLE} WHERE position >= x.frontier) AS held
+         -- min(), not EXISTS: the planner cannot estimate the frontier, and for EXISTS it picks
+         -- a sequential scan, which reads the whole table whenever nothing is held.
+         (SELECT min(position) FROM ${EVENTS_TABLE} WHERE position >= x.frontier) IS NOT NULL AS held
        FROM (SELECT ${frontierSql('$1')} AS frontier) x)
      SELECT f.stable_head, f.held, e.* FROM f LEFT JOIN LATERAL (
        SELECT ${EVENT_COLUMNS} FROM ${EVENTS_TABLE}
@@ -59,9 +59,21 @@ export async function readAllChunk(pool: Pool, base: bigint, after: number, limi
          AND ($3::text IS NULL OR tenant_id = $3)
          AND ($4::text[] IS NULL OR EXISTS (SELECT 1 FROM unnest($4::text[]) p WHERE starts_with(stream_id, p)))
          AND ($5::text[] IS NULL OR type = ANY($5::text[]))
-       ORDER BY position LIMIT $6) e ON true`,
-    [base.toString(), after, filter?.tenantId ?? null, filter?.streamPrefixes ?? null, filter?.types ?? null, limit],
-  );
+       ORDER BY position LIMIT $6) e ON true`;
+
+/**
+ * The matching events after `after` and below the frontier, in position order, all read in one
+ * snapshot with the frontier, the last position below it and whether anything waits above it.
+ */
+export async function readAllChunk(pool: Pool, base: bigint, after: number, limit: number | null, filter?: AllFilter): Promise<AllChunk> {
+  const { rows } = await pool.query<EventRowOut & { stable_head: string | null; held: boolean }>(READ_ALL_CHUNK, [
+    base.toString(),
+    after,
+    filter?.tenantId ?? null,
+    filter?.streamPrefixes ?? null,
+    filter?.types ?? null,
+    limit,
+  ]);
   return {
     events: rows.filter((row) => row.position !== null).map(toStored),
     stableHead: Number(rows[0].stable_head ?? 0),

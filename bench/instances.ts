@@ -4,6 +4,8 @@
  *
  *   npm run bench:instances              100 executions per phase (~2–3 minutes)
  *   npm run bench:instances -- --quick   10 executions, shorter latency phase (smoke test)
+ *   npm run bench:instances -- --profile also writes a V8 CPU profile per server and prints its
+ *                                        top self-time functions
  *
  * In (b) execution i starts on instance i mod 3 (which owns and runs it) and its SSE client reads
  * from instance i+1 mod 3, so every delta reaches its client through PostgreSQL (NOTIFY wake-up,
@@ -12,16 +14,19 @@
  * 2. Latency: N executions × 50 deltas/s for 10 s; occurredAt → SSE receipt.
  */
 import { readFileSync } from 'node:fs';
-import { cpus, loadavg } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createDatabase, startCluster } from '../test/support/postgres-cluster';
 import { onExit } from './lib/cleanup';
 import { CpuWindow, ownCpuSeconds, processTreeCpuSeconds } from './lib/cpu';
+import { newestProfile, summarizeProfile } from './lib/cpu-profile';
 import { fixed, int, line, percentile } from './lib/format';
 import { ServerProcess } from './lib/server';
 import { PhaseResult, ScriptStep, runPhase, reportRuns } from './lib/streaming-runs';
 
 const QUICK = process.argv.includes('--quick');
+const PROFILE = process.argv.includes('--profile');
+const profileDir = PROFILE ? join(tmpdir(), `runledger-instances-profiles-${Date.now()}`) : undefined;
 const EXECUTIONS = QUICK ? 10 : 100;
 const DELTAS_PER_RUN = 1000;
 const LATENCY_SECONDS = QUICK ? 3 : 10;
@@ -46,8 +51,11 @@ async function phase(adminUrl: string, postmaster: number, label: string, instan
   const databaseUrl = await createDatabase(adminUrl, label);
   const env = { SSE_MAX_STREAMS_PER_TENANT: String(Math.max(1000, 2 * EXECUTIONS)) };
   // The first start creates the schema; the others then start together, as in test/multi-instance.
-  const servers = [await ServerProcess.start({ databaseUrl, env })];
-  servers.push(...(await Promise.all(Array.from({ length: instances - 1 }, () => ServerProcess.start({ databaseUrl, env })))));
+  const cpuProfileDir = (k: number) => profileDir && join(profileDir, label, `instance-${k + 1}`);
+  const servers = [await ServerProcess.start({ databaseUrl, env, cpuProfileDir: cpuProfileDir(0) })];
+  servers.push(
+    ...(await Promise.all(Array.from({ length: instances - 1 }, (_, k) => ServerProcess.start({ databaseUrl, env, cpuProfileDir: cpuProfileDir(k + 1) })))),
+  );
   const route = instances === 1 ? undefined : (i: number) => ({ start: servers[i % instances].client, stream: servers[(i + 1) % instances].client });
   let windows: CpuWindow[] = [];
   let pgStart = 0;
@@ -66,6 +74,11 @@ async function phase(adminUrl: string, postmaster: number, label: string, instan
   } finally {
     await Promise.all(servers.map((s) => s.stop()));
     for (const [k, s] of servers.entries()) if (s.output.trim()) console.log(`  instance ${k + 1} output:\n${s.output.trim().replace(/^/gm, '    | ')}`);
+    for (const k of servers.keys()) {
+      const dir = cpuProfileDir(k);
+      const file = dir && newestProfile(dir);
+      if (file) for (const text of summarizeProfile(file, 15)) console.log(`  instance ${k + 1} ${text}`);
+    }
   }
   const texts = textsIn(script);
   const deltas = EXECUTIONS * texts;

@@ -2,6 +2,7 @@ import type { Pool, PoolClient } from 'pg';
 import { AppendResult, ExpectedRevision, StoreUnavailableError, WrongExpectedRevisionError } from '../event-store';
 import { RETRY_TRANSACTION, asStoreUnavailable, connectionIsBroken, isUnavailable, sqlState } from './postgres-errors';
 import { MAX_EVENTS_PER_TRANSACTION, firstPositionOf } from './position';
+import type { CommittedAppend } from '../recent-events';
 import { EVENTS_TABLE } from './schema';
 
 export interface EventRow {
@@ -69,7 +70,7 @@ export class GroupCommit {
   constructor(
     private readonly pool: Pool,
     private readonly xidBase: bigint,
-    private readonly committed: (streams: Set<string>, lastPosition: number) => void,
+    private readonly committed: (appends: CommittedAppend[], lastPosition: number) => void,
   ) {}
 
   enqueue(pending: PendingAppend): void {
@@ -156,11 +157,18 @@ export class GroupCommit {
     }
   }
 
+  /**
+   * Two round trips: BEGIN goes out with the heads' read, and the INSERT with its COMMIT. The
+   * driver sends a queued statement as soon as the one before it is answered, in the same socket
+   * callback, so a busy event loop delays a commit twice, not four times. A failed INSERT leaves
+   * the transaction aborted, and the COMMIT behind it then rolls it back.
+   */
   private async attempt(client: PoolClient, batch: PendingAppend[]): Promise<(AppendResult | Error)[]> {
-    await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ');
+    const streams = [...new Set(batch.map((pending) => pending.streamId))];
+    const begun = client.query('BEGIN ISOLATION LEVEL REPEATABLE READ');
+    const read = client.query<{ xid: string; heads: (string | null)[] }>(HEADS, [streams]);
     try {
-      const streams = [...new Set(batch.map((pending) => pending.streamId))];
-      const { rows } = await client.query<{ xid: string; heads: (string | null)[] }>(HEADS, [streams]);
+      const [, { rows }] = await Promise.all([begun, read]);
       const heads = new Map(streams.map((stream, i) => [stream, rows[0].heads[i] === null ? null : Number(rows[0].heads[i])]));
       let position = firstPositionOf(rows[0].xid, this.xidBase);
       const inserts: Insert[] = [];
@@ -173,8 +181,7 @@ export class GroupCommit {
         return { nextRevision: revision, position: position - 1 };
       });
       if (inserts.length > 0) {
-        await client.query(INSERT, columns(inserts));
-        await client.query('COMMIT');
+        await Promise.all([client.query(INSERT, columns(inserts)), client.query('COMMIT')]);
       } else {
         await client.query('ROLLBACK');
       }
@@ -186,16 +193,16 @@ export class GroupCommit {
   }
 
   private settle(batch: PendingAppend[], outcomes: (AppendResult | Error)[]): void {
-    const touched = new Set<string>();
+    const appended: CommittedAppend[] = [];
     let last = 0;
     batch.forEach((pending, i) => {
       const outcome = outcomes[i];
       if (outcome instanceof Error) return pending.reject(outcome);
-      touched.add(pending.streamId);
+      appended.push({ streamId: pending.streamId, rows: pending.rows, result: outcome });
       last = Math.max(last, outcome.position);
       pending.resolve(outcome);
     });
-    if (touched.size > 0) this.committed(touched, last);
+    if (appended.length > 0) this.committed(appended, last);
   }
 
   private fail(batch: PendingAppend[], error: unknown): void {

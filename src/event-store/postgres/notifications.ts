@@ -1,12 +1,16 @@
 import { Client, ClientConfig, Notification, Pool } from 'pg';
+import type { RecentEvents } from '../recent-events';
 import { EVENTS_TABLE } from './schema';
 import { frontierSql } from './position';
+import { EVENT_COLUMNS, EventRowOut, toStored } from './reads';
 import { ALL_STREAMS, WakeHub, sleep } from '../wake-hub';
 
 /** One channel for every instance on the database; notifications carry no payload. */
 export const CHANNEL = 'runledger_events';
 /** At most one NOTIFY per this many ms per instance. */
 export const NOTIFY_INTERVAL_MS = 3;
+/** Events one scan hands to stream followers; past it they are only woken, and read for themselves. */
+const SCAN_EVENTS = 2_000;
 const FIRST_RETRY_MS = 100;
 const MAX_RETRY_MS = 5_000;
 
@@ -17,7 +21,8 @@ const MAX_RETRY_MS = 5_000;
  * listening connection — never inside the append transaction, where it would serialise commits —
  * and at most every NOTIFY_INTERVAL_MS, however many commits happened meanwhile. A notification
  * from another instance wakes every $all reader here; stream readers are woken by one shared scan
- * of what was committed since the previous scan (see `scan`), not by each re-reading its stream.
+ * of what was committed since the previous scan (see `scan`), which also reads those events for
+ * them: one query per notification instead of one per stream follower.
  * After (re)connecting the listener everyone is woken, since notifications may have been missed.
  */
 export class PgNotifications {
@@ -39,6 +44,7 @@ export class PgNotifications {
     private readonly pool: Pool,
     private readonly hub: WakeHub,
     private readonly xidBase: bigint,
+    private readonly scanned: RecentEvents,
   ) {}
 
   /** Starts listening; resolves once the first LISTEN is in place (or failed, then retried in the background). */
@@ -159,13 +165,21 @@ export class PgNotifications {
           this.hub.wake(streams);
           continue;
         }
-        const { rows } = await this.pool.query<{ frontier: string; streams: string[] }>(
-          `SELECT ${frontierSql('$1')} AS frontier,
-             ARRAY(SELECT DISTINCT stream_id FROM ${EVENTS_TABLE} WHERE position >= $2 AND stream_id = ANY($3::text[])) AS streams`,
+        const { rows } = await this.pool.query<{ frontier: string } & Partial<EventRowOut>>(
+          `SELECT f.frontier, e.* FROM (SELECT ${frontierSql('$1')} AS frontier) f LEFT JOIN LATERAL (
+             SELECT ${EVENT_COLUMNS} FROM ${EVENTS_TABLE} WHERE position >= $2 AND stream_id = ANY($3::text[])
+             ORDER BY position LIMIT ${SCAN_EVENTS}) e ON true`,
           [this.xidBase.toString(), this.scanFrom, streams],
         );
         this.scanFrom = Number(rows[0].frontier);
-        this.hub.wake(rows[0].streams);
+        const events = rows.filter((row): row is EventRowOut & { frontier: string } => row.position != null).map(toStored);
+        if (events.length < SCAN_EVENTS) {
+          this.scanned.recordRead(events);
+          this.hub.wake(new Set(events.map((event) => event.streamId)));
+        } else {
+          // More than one scan hands over: every follower reads for itself.
+          this.hub.wake(streams);
+        }
       } while (this.scanAgain && !this.closed);
     } catch {
       // Unknown what was missed: the next scan wakes every stream reader.

@@ -22,10 +22,11 @@ import { asStoreUnavailable } from './postgres-errors';
 import { AllChunk, countAllAfter, readAllChunk, readStreamAfter, readStreamHead, readStreamTenant } from './reads';
 import { migrate } from './schema';
 import { SubscriptionContext, followAll, followStream } from './subscriptions';
+import { RecentEvents } from '../recent-events';
 import { WakeHub, sleep } from '../wake-hub';
 
 export interface PostgresEventStoreOptions {
-  /** Connections in the pool shared by appends, reads and subscriptions (the listener has its own). */
+  /** Connections in the pool shared by reads and subscriptions (appends and the listener have their own). */
   poolSize?: number;
   connectTimeoutMs?: number;
 }
@@ -40,8 +41,11 @@ const OWN_WRITES_WAIT_MS = 500;
  *   unique (stream_id, revision) as the guard against other instances (group-commit.ts).
  * - Positions: transaction id and index, read only below the oldest transaction in flight, so no
  *   reader ever skips an event that commits late (position.ts).
+ * - Appends have a connection of their own: a commit never queues behind the reads it wakes.
  * - Wake-ups: in-process after each commit, LISTEN/NOTIFY between instances, as hints only
- *   (notifications.ts); readers always re-read from their own position.
+ *   (notifications.ts). A stream's followers take what this instance committed, or what its scan
+ *   of other instances' commits read, from memory when that holds their next event
+ *   (recent-events.ts); otherwise, and every $all reader always, they read from their own position.
  * - Faults: connection loss, shutdown, full disk and the like reject appends and reads with
  *   StoreUnavailableError; subscriptions ride them out and resume from their last position.
  */
@@ -49,7 +53,9 @@ export class PostgresEventStore implements EventStore {
   readonly kind = 'postgres' as const;
   readonly instances: PostgresInstances;
   private readonly hub = new WakeHub();
+  private readonly recent = new RecentEvents();
   private readonly commits: GroupCommit;
+  private readonly appendPool: Pool;
   private readonly notifications: PgNotifications;
   private readonly closing = new AbortController();
   private readonly context: SubscriptionContext;
@@ -63,11 +69,20 @@ export class PostgresEventStore implements EventStore {
   ) {
     setMaxListeners(0, this.closing.signal);
     this.instances = new PostgresInstances(pool);
-    this.context = { pool, xidBase, hub: this.hub };
-    this.notifications = new PgNotifications(config, pool, this.hub, xidBase);
-    this.commits = new GroupCommit(pool, xidBase, (streams, last) => {
+    this.context = {
+      pool,
+      xidBase,
+      hub: this.hub,
+      recent: (streamId, after) => this.recent.after(streamId, after),
+    };
+    this.notifications = new PgNotifications(config, pool, this.hub, xidBase, this.recent);
+    // One connection: the group commit runs one transaction at a time.
+    this.appendPool = new Pool({ ...config, max: 1 });
+    this.appendPool.on('error', () => undefined);
+    this.commits = new GroupCommit(this.appendPool, xidBase, (appends, last) => {
       this.acknowledged = Math.max(this.acknowledged, last);
-      this.notifications.committed(streams);
+      this.recent.recordAppends(appends, (streamId) => this.hub.hasWaiters(streamId));
+      this.notifications.committed(new Set(appends.map((a) => a.streamId)));
     });
   }
 
@@ -82,13 +97,14 @@ export class PostgresEventStore implements EventStore {
     const pool = new Pool({ ...config, max: options.poolSize ?? 10 });
     // An idle connection the server drops must not crash the process; the next use reconnects.
     pool.on('error', () => undefined);
+    let store: PostgresEventStore | undefined;
     try {
       const { xidBase } = await migrate(pool);
-      const store = new PostgresEventStore(pool, config, xidBase);
+      store = new PostgresEventStore(pool, config, xidBase);
       await store.notifications.start();
       return store;
     } catch (error) {
-      await pool.end().catch(() => undefined);
+      await (store ? store.close() : pool.end()).catch(() => undefined);
       throw asStoreUnavailable(error, 'the event store at start');
     }
   }
@@ -166,7 +182,7 @@ export class PostgresEventStore implements EventStore {
     await this.commits.drain();
     this.hub.wakeEveryone();
     await this.notifications.close();
-    await this.pool.end();
+    await Promise.all([this.pool.end(), this.appendPool.end()]);
   }
 
   /**

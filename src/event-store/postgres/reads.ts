@@ -6,7 +6,7 @@ import { EVENTS_TABLE } from './schema';
 /** Rows per read of a subscription. */
 export const READ_CHUNK = 1000;
 
-interface EventRowOut {
+export interface EventRowOut {
   position: string;
   event_id: string;
   stream_id: string;
@@ -18,7 +18,7 @@ interface EventRowOut {
 }
 
 // data and metadata come back as their stored text (no driver-side parsing), parsed here once.
-const COLUMNS = 'position, event_id, stream_id, revision, type, data::text AS data, metadata::text AS metadata, occurred_at';
+export const EVENT_COLUMNS = 'position, event_id, stream_id, revision, type, data::text AS data, metadata::text AS metadata, occurred_at';
 
 export function toStored(row: EventRowOut): StoredEvent {
   return {
@@ -43,25 +43,37 @@ export interface AllChunk {
 }
 
 /**
- * The matching events after `after` and below the frontier, in position order, all read in one
- * snapshot with the frontier, the last position below it and whether anything waits above it.
+ * The statement of `readAllChunk`, exported so a test can check its plan: $1 the store's base, $2
+ * the cursor, $3 a tenant, $4 stream prefixes, $5 event types (each NULL for any), $6 the limit.
  */
-export async function readAllChunk(pool: Pool, base: bigint, after: number, limit: number | null, filter?: AllFilter): Promise<AllChunk> {
-  const { rows } = await pool.query<EventRowOut & { stable_head: string | null; held: boolean }>(
-    `WITH f AS MATERIALIZED (
+export const READ_ALL_CHUNK = `WITH f AS MATERIALIZED (
        SELECT x.frontier,
          (SELECT max(position) FROM ${EVENTS_TABLE} WHERE position < x.frontier) AS stable_head,
-         EXISTS (SELECT 1 FROM ${EVENTS_TABLE} WHERE position >= x.frontier) AS held
+         -- min(), not EXISTS: the planner cannot estimate the frontier, and for EXISTS it picks
+         -- a sequential scan, which reads the whole table whenever nothing is held.
+         (SELECT min(position) FROM ${EVENTS_TABLE} WHERE position >= x.frontier) IS NOT NULL AS held
        FROM (SELECT ${frontierSql('$1')} AS frontier) x)
      SELECT f.stable_head, f.held, e.* FROM f LEFT JOIN LATERAL (
-       SELECT ${COLUMNS} FROM ${EVENTS_TABLE}
+       SELECT ${EVENT_COLUMNS} FROM ${EVENTS_TABLE}
        WHERE position > $2 AND position < f.frontier
          AND ($3::text IS NULL OR tenant_id = $3)
          AND ($4::text[] IS NULL OR EXISTS (SELECT 1 FROM unnest($4::text[]) p WHERE starts_with(stream_id, p)))
          AND ($5::text[] IS NULL OR type = ANY($5::text[]))
-       ORDER BY position LIMIT $6) e ON true`,
-    [base.toString(), after, filter?.tenantId ?? null, filter?.streamPrefixes ?? null, filter?.types ?? null, limit],
-  );
+       ORDER BY position LIMIT $6) e ON true`;
+
+/**
+ * The matching events after `after` and below the frontier, in position order, all read in one
+ * snapshot with the frontier, the last position below it and whether anything waits above it.
+ */
+export async function readAllChunk(pool: Pool, base: bigint, after: number, limit: number | null, filter?: AllFilter): Promise<AllChunk> {
+  const { rows } = await pool.query<EventRowOut & { stable_head: string | null; held: boolean }>(READ_ALL_CHUNK, [
+    base.toString(),
+    after,
+    filter?.tenantId ?? null,
+    filter?.streamPrefixes ?? null,
+    filter?.types ?? null,
+    limit,
+  ]);
   return {
     events: rows.filter((row) => row.position !== null).map(toStored),
     stableHead: Number(rows[0].stable_head ?? 0),
@@ -85,11 +97,10 @@ export async function countAllAfter(pool: Pool, after: number, limit: number, fi
 }
 
 export async function readStreamAfter(pool: Pool, streamId: string, after: number, limit: number | null): Promise<StoredEvent[]> {
-  const { rows } = await pool.query<EventRowOut>(`SELECT ${COLUMNS} FROM ${EVENTS_TABLE} WHERE stream_id = $1 AND revision > $2 ORDER BY revision LIMIT $3`, [
-    streamId,
-    after,
-    limit,
-  ]);
+  const { rows } = await pool.query<EventRowOut>(
+    `SELECT ${EVENT_COLUMNS} FROM ${EVENTS_TABLE} WHERE stream_id = $1 AND revision > $2 ORDER BY revision LIMIT $3`,
+    [streamId, after, limit],
+  );
   return rows.map(toStored);
 }
 

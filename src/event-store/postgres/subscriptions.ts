@@ -15,6 +15,8 @@ export interface SubscriptionContext {
   pool: Pool;
   xidBase: bigint;
   hub: WakeHub;
+  /** A stream's events after a revision from what this process just committed or scanned, or null. */
+  recent(streamId: string, after: number): StoredEvent[] | null;
 }
 
 /**
@@ -46,7 +48,7 @@ export async function* followStream(ctx: SubscriptionContext, streamId: string, 
   while (!stop.aborted) {
     const wait = ctx.hub.wait(streamId, stop);
     try {
-      const events = await retrying(stop, () => readStreamAfter(ctx.pool, streamId, cursor, READ_CHUNK));
+      const events = ctx.recent(streamId, cursor) ?? (await retrying(stop, () => readStreamAfter(ctx.pool, streamId, cursor, READ_CHUNK)));
       for (const event of events ?? []) {
         yield event;
         cursor = event.revision;

@@ -1,0 +1,77 @@
+import type { StoredEvent } from './event-store';
+import { CommittedAppend, RecentEvents } from './recent-events';
+
+const row = (n: number) => ({ id: `id-${n}`, type: 'output.delta', data: JSON.stringify({ n }), metadata: '{"tenantId":"t"}', occurredAt: 'now' });
+
+/** An append of `count` events to `stream` whose last one got `revision` and `position`. */
+const append = (streamId: string, count: number, revision: number, position: number): CommittedAppend => ({
+  streamId,
+  rows: Array.from({ length: count }, (_, k) => row(revision - count + 1 + k)),
+  result: { nextRevision: revision, position },
+});
+
+const event = (streamId: string, revision: number): StoredEvent => ({
+  id: `id-${revision}`,
+  streamId,
+  revision,
+  position: 1000 + revision,
+  type: 'output.delta',
+  data: { n: revision },
+  metadata: { tenantId: 't', schemaVersion: 1 } as StoredEvent['metadata'],
+  occurredAt: 'now',
+});
+
+const revisions = (events: StoredEvent[] | null) => events?.map((e) => e.revision) ?? null;
+const all = () => true;
+
+describe('RecentEvents', () => {
+  it('hands a follower the rest of a commit from its next revision, parsed, with revisions and positions', () => {
+    const recent = new RecentEvents();
+    recent.recordAppends([append('s', 3, 4, 40)], all);
+    const events = recent.after('s', 2);
+    expect(revisions(events)).toEqual([3, 4]);
+    expect(events![0]).toMatchObject({ streamId: 's', position: 39, data: { n: 3 }, metadata: { tenantId: 't' } });
+  });
+
+  it('sends a follower behind the run, or past it, to the store', () => {
+    const recent = new RecentEvents();
+    recent.recordAppends([append('s', 2, 5, 50)], all);
+    expect(recent.after('s', 2)).toBeNull();
+    expect(recent.after('s', 5)).toBeNull();
+    expect(recent.after('other', -1)).toBeNull();
+  });
+
+  it('extends a run with the next commit and starts afresh after a gap', () => {
+    const recent = new RecentEvents();
+    recent.recordAppends([append('s', 2, 1, 10)], all);
+    recent.recordAppends([append('s', 2, 3, 20)], all);
+    expect(revisions(recent.after('s', -1))).toEqual([0, 1, 2, 3]);
+    recent.recordAppends([append('s', 1, 9, 30)], all);
+    expect(recent.after('s', 3)).toBeNull();
+    expect(revisions(recent.after('s', 8))).toEqual([9]);
+  });
+
+  it('never replaces a run with an older one (a scan that read before the latest commit)', () => {
+    const recent = new RecentEvents();
+    recent.recordAppends([append('s', 3, 7, 70)], all);
+    recent.recordRead([event('s', 5), event('s', 6)]);
+    expect(revisions(recent.after('s', 4))).toEqual([5, 6, 7]);
+    recent.recordRead([event('s', 7), event('s', 8)]);
+    expect(revisions(recent.after('s', 4))).toEqual([5, 6, 7, 8]);
+  });
+
+  it('keeps nothing for a stream nobody follows, and forgets one whose follower left', () => {
+    const recent = new RecentEvents();
+    recent.recordAppends([append('s', 1, 0, 1)], all);
+    recent.recordAppends([append('s', 1, 1, 2)], () => false);
+    expect(recent.after('s', 0)).toBeNull();
+    expect(recent.after('s', -1)).toBeNull();
+  });
+
+  it('keeps only the newest 256 events of a stream', () => {
+    const recent = new RecentEvents();
+    recent.recordAppends([append('s', 300, 299, 299)], all);
+    expect(recent.after('s', 42)).toBeNull();
+    expect(recent.after('s', 43)).toHaveLength(256);
+  });
+});

@@ -1,0 +1,88 @@
+import type { AppendResult, EventMetadata, StoredEvent } from './event-store';
+
+/** One acknowledged append as the writer stored it: data and metadata as their JSON text. */
+export interface CommittedAppend {
+  streamId: string;
+  rows: readonly { id: string; type: string; data: string; metadata: string; occurredAt: string }[];
+  result: AppendResult;
+}
+
+/** Events kept per stream (its newest ones); a follower further behind reads the store. */
+const EVENTS_PER_STREAM = 256;
+/** Streams kept; the one updated longest ago goes first. */
+const STREAMS = 4_096;
+
+/**
+ * The newest events this process has had in its hands for each followed stream: what it just
+ * committed, or what a scan of other instances' commits just read. A woken follower whose next
+ * revision is among them takes them from here instead of reading back those rows.
+ *
+ * Each stream's entry is a run of consecutive revisions ending at the newest revision this process
+ * knows of, and it is updated before the wake-up that announces it. A follower registers its
+ * wake-up before it looks here, so whatever it finds here is either everything up to a head no
+ * later commit has passed yet, or the later commit wakes it again. An entry is never replaced by an
+ * older run; a follower behind the run reads the store. So this can save reads, never lose an event.
+ */
+export class RecentEvents {
+  private readonly runs = new Map<string, StoredEvent[]>();
+
+  /** What this process committed; `followed` says which streams someone follows right now. */
+  recordAppends(appends: readonly CommittedAppend[], followed: (streamId: string) => boolean): void {
+    for (const { streamId, rows, result } of appends) {
+      if (!followed(streamId)) {
+        this.runs.delete(streamId);
+        continue;
+      }
+      // An append's events have consecutive revisions and positions.
+      const firstRevision = result.nextRevision - rows.length + 1;
+      const firstPosition = result.position - rows.length + 1;
+      this.record(
+        streamId,
+        rows.map<StoredEvent>((row, k) => ({
+          id: row.id,
+          streamId,
+          revision: firstRevision + k,
+          position: firstPosition + k,
+          type: row.type,
+          data: JSON.parse(row.data) as Record<string, unknown>,
+          metadata: JSON.parse(row.metadata) as EventMetadata,
+          occurredAt: row.occurredAt,
+        })),
+      );
+    }
+  }
+
+  /**
+   * Events read from the store in position order. For each stream they must run to its head as of
+   * that read, with no revision missing (positions follow revisions within a stream).
+   */
+  recordRead(events: readonly StoredEvent[]): void {
+    const byStream = new Map<string, StoredEvent[]>();
+    for (const event of events) {
+      const list = byStream.get(event.streamId);
+      if (list) list.push(event);
+      else byStream.set(event.streamId, [event]);
+    }
+    for (const [streamId, run] of byStream) this.record(streamId, run);
+  }
+
+  /** The stream's events after revision `after` when the entry holds the next one; else null (read the store). */
+  after(streamId: string, after: number): StoredEvent[] | null {
+    const run = this.runs.get(streamId);
+    if (!run) return null;
+    const from = after + 1 - run[0].revision;
+    return from >= 0 && from < run.length ? run.slice(from) : null;
+  }
+
+  private record(streamId: string, run: StoredEvent[]): void {
+    const known = this.runs.get(streamId);
+    const head = run[run.length - 1].revision;
+    const knownHead = known ? known[known.length - 1].revision : -1;
+    if (known && head <= knownHead) return;
+    // A run that continues the known one extends it; one with a gap before it starts afresh.
+    const joined = known && run[0].revision <= knownHead + 1 ? known.concat(run.slice(knownHead + 1 - run[0].revision)) : run;
+    this.runs.delete(streamId);
+    this.runs.set(streamId, joined.length > EVENTS_PER_STREAM ? joined.slice(-EVENTS_PER_STREAM) : joined);
+    if (this.runs.size > STREAMS) this.runs.delete(this.runs.keys().next().value as string);
+  }
+}

@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import { newId } from '../../common/ids';
 import { AppendResult, ExpectedRevision, NewEvent, WrongExpectedRevisionError } from '../event-store';
+import type { CommittedAppend } from '../recent-events';
 import { asStoreUnavailable } from '../sqlite-errors';
 
 /** An event as the `events` table stores it, encoded by the appender (the writer thread gets these). */
@@ -82,8 +83,8 @@ export class GroupCommit {
 
   constructor(
     private readonly db: Database.Database,
-    /** Called after each commit with the streams it touched. */
-    private readonly committed: (streams: string[]) => void,
+    /** Called after each commit with the appends it stored. */
+    private readonly committed: (appends: CommittedAppend[]) => void,
     /** The shortest time from one commit's end to the next one's start (unless a full commit waits); 0: none. */
     private readonly windowMs = 0,
   ) {
@@ -175,10 +176,9 @@ export class GroupCommit {
     const batch = this.take();
     if (batch.length === 0) return;
     const outcomes: (AppendResult | Error)[] = [];
-    const touched = new Set<string>();
     try {
       this.db.transaction(() => {
-        for (const pending of batch) outcomes.push(this.write(pending, touched));
+        for (const pending of batch) outcomes.push(this.write(pending));
       })();
     } catch (error) {
       // The transaction rolled back: none of the batch is stored.
@@ -187,19 +187,21 @@ export class GroupCommit {
       return;
     }
     let events = 0;
+    const stored: CommittedAppend[] = [];
     batch.forEach((pending, i) => {
       const outcome = outcomes[i];
       if (outcome instanceof Error) pending.reject(outcome);
       else {
         events += pending.rows.length;
+        stored.push({ streamId: pending.streamId, rows: pending.rows, result: outcome });
         pending.resolve(outcome);
       }
     });
-    if (touched.size > 0) this.committed([...touched]);
+    if (stored.length > 0) this.committed(stored);
     this.onCommit?.(batch.length, events);
   }
 
-  private write(pending: PendingAppend, touched: Set<string>): AppendResult | Error {
+  private write(pending: PendingAppend): AppendResult | Error {
     const head = this.head(pending.streamId);
     if (!revisionMatches(pending.expected, head)) {
       return new WrongExpectedRevisionError(pending.streamId, pending.expected, head);
@@ -211,7 +213,6 @@ export class GroupCommit {
       const info = this.insert.run(pending.streamId, revision, row.type, row.data, row.metadata, row.occurredAt, row.id, row.tenantId, row.schemaVersion);
       position = Number(info.lastInsertRowid);
     }
-    touched.add(pending.streamId);
     return { nextRevision: revision, position };
   }
 }

@@ -14,13 +14,13 @@ import {
   StoredEvent,
   SubscribeOptions,
 } from '../event-store';
+import { CommittedAppend, RecentEvents } from '../recent-events';
 import { ALL_STREAMS, WakeHub } from '../wake-hub';
 import { EventRow, FilteredStatements, toStored } from './event-rows';
 import { lockEventStoreFile, openShared } from './file-lock';
 import { GroupCommit, toRows } from './group-commit';
-import { JustCommitted } from './just-committed';
 import { migrate } from './schema';
-import { Acknowledged, WriterClient } from './writer-client';
+import { WriterClient } from './writer-client';
 import { asStoreUnavailable } from '../sqlite-errors';
 
 export class EventStoreFileLockedError extends Error {
@@ -60,7 +60,7 @@ export class SqliteEventStore implements EventStore {
   readonly instances = null;
   private readonly signals = new WakeHub();
   private readonly writer: Writer;
-  private readonly justCommitted = new JustCommitted();
+  private readonly recent = new RecentEvents();
   private readonly headOf: Database.Statement<[string], { revision: number }>;
   private readonly filtered: FilteredStatements;
   private closed = false;
@@ -80,7 +80,7 @@ export class SqliteEventStore implements EventStore {
   ) {
     this.writer = thread
       ? { kind: 'thread', client: new WriterClient({ ...thread, windowMs: WRITER_WINDOW_MS }, (appends) => this.committed(appends)) }
-      : { kind: 'inline', commits: new GroupCommit(db, (streams) => this.signals.wake([...streams, ALL_STREAMS])) };
+      : { kind: 'inline', commits: new GroupCommit(db, (appends) => this.committed(appends)) };
     this.headOf = db.prepare('SELECT revision FROM events WHERE stream_id = ? ORDER BY revision DESC LIMIT 1');
     this.filtered = new FilteredStatements(db);
     this.lastPosition = db.prepare('SELECT max(position) AS position FROM events');
@@ -143,9 +143,9 @@ export class SqliteEventStore implements EventStore {
     this.writer.client.crashAfterNextCommit();
   }
 
-  /** The writer thread's commit: its followers get the events from it, then everyone is woken. */
-  private committed(appends: Acknowledged[]): void {
-    this.justCommitted.record(appends, (streamId) => this.signals.hasWaiters(streamId));
+  /** A commit, here or on the writer thread: its followers get the events from it, then everyone is woken. */
+  private committed(appends: readonly CommittedAppend[]): void {
+    this.recent.recordAppends(appends, (streamId) => this.signals.hasWaiters(streamId));
     this.signals.wake([...new Set(appends.map((a) => a.streamId)), ALL_STREAMS]);
   }
 
@@ -186,7 +186,7 @@ export class SqliteEventStore implements EventStore {
   subscribeToStream(streamId: string, options: SubscribeOptions = {}): AsyncIterable<StoredEvent> {
     return this.follow(
       streamId,
-      (after) => this.justCommitted.after(streamId, after ?? -1) ?? this.streamChunkAfter.all(streamId, after ?? -1).map(toStored),
+      (after) => this.recent.after(streamId, after ?? -1) ?? this.streamChunkAfter.all(streamId, after ?? -1).map(toStored),
       (event) => event.revision,
       options,
     );

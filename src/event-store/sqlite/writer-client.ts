@@ -3,19 +3,13 @@ import { spawnWorker } from '../../common/spawn-worker';
 import { AppendResult, ExpectedRevision, StoreUnavailableError, WrongExpectedRevisionError } from '../event-store';
 import type { EventRowIn } from './group-commit';
 import type { WriterData, WriterFailure, WriterRequest, WriterResponse } from './writer-messages';
+import type { CommittedAppend } from '../recent-events';
 
 interface Pending {
   streamId: string;
   rows: EventRowIn[];
   resolve(result: AppendResult): void;
   reject(error: Error): void;
-}
-
-/** An append the writer thread acknowledged, with what it stored: enough to hand its events on. */
-export interface Acknowledged {
-  streamId: string;
-  rows: EventRowIn[];
-  result: AppendResult;
 }
 
 function errorOf(failure: WriterFailure): Error {
@@ -46,7 +40,7 @@ export class WriterClient {
   constructor(
     private readonly data: WriterData,
     /** Called once per commit with the appends it stored, after their promises settled. */
-    private readonly committed: (appends: Acknowledged[]) => void,
+    private readonly committed: (appends: CommittedAppend[]) => void,
   ) {}
 
   append(streamId: string, rows: EventRowIn[], expected: ExpectedRevision): Promise<AppendResult> {
@@ -113,7 +107,7 @@ export class WriterClient {
   }
 
   private settle({ outcomes, commits }: Extract<WriterResponse, { kind: 'settled' }>): void {
-    const stored: Acknowledged[] = [];
+    const stored: CommittedAppend[] = [];
     for (const outcome of outcomes) {
       const pending = this.pending.get(outcome.id);
       if (!pending) continue;

@@ -31,7 +31,7 @@ const scansOfEvents = (node: PlanNode): string[] => [
   beforeAll(async () => {
     const url = await createDatabase(adminUrl!, 'plans');
     const store = await PostgresEventStore.connect(url);
-    const metadata = { tenantId: 'default', schemaVersion: 1 };
+    const metadata = { tenantId: 'default', schemaVersion: 1, correlationId: null, causationId: null };
     // 20,000 events in 40 transactions, and statistics on them, as a table in service would have.
     for (let batch = 0; batch < 40; batch++) {
       await Promise.all(

@@ -28,24 +28,26 @@ export async function readTurns(store: EventStore, conversationId: string): Prom
 
 export const turnsStateOf = (event: StoredEvent): TurnsState => ({ open: (event.data as unknown as Admission).open });
 
-/** Appends the admission at the revision its state was read at; a racing start makes it conflict. */
-export async function appendAdmission(
+/**
+ * Appends admissions, in order, at the revision their state was read at: each decided on the state
+ * the one before it left; a racing start makes them all conflict.
+ */
+export async function appendAdmissions(
   store: EventStore,
   tenantId: string,
   conversationId: string,
-  admission: Admission,
+  admissions: readonly Admission[],
   expected: ReadTurns['revision'],
 ): Promise<void> {
+  const occurredAt = nowIso();
   await store.append(
     turnsStream(conversationId),
-    [
-      {
-        type: EXECUTION_ADMITTED,
-        data: { ...admission },
-        occurredAt: nowIso(),
-        metadata: { tenantId, schemaVersion: 1, correlationId: admission.executionId, causationId: null },
-      },
-    ],
+    admissions.map((admission) => ({
+      type: EXECUTION_ADMITTED,
+      data: { ...admission },
+      occurredAt,
+      metadata: { tenantId, schemaVersion: 1, correlationId: admission.executionId, causationId: null },
+    })),
     expected,
   );
 }

@@ -7,8 +7,14 @@ describe('configuration', () => {
       port: 3000,
       eventStore: 'sqlite',
       sqlitePath: './data/runledger.db',
+      sqliteWriter: 'thread',
       bodyLimitBytes: 1024 * 1024,
     });
+  });
+
+  it('runs SQLite commits on a writer thread unless SQLITE_WRITER=inline', () => {
+    expect(loadConfig({ SQLITE_WRITER: 'inline' }).sqliteWriter).toBe('inline');
+    expect(() => loadConfig({ SQLITE_WRITER: 'both' })).toThrow('SQLITE_WRITER must be one of thread, inline (got "both")');
   });
 
   it('reports every bad value at once', () => {

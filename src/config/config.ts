@@ -14,6 +14,8 @@ export interface Config {
   port: number;
   eventStore: 'sqlite' | 'eventstoredb' | 'postgres';
   sqlitePath: string;
+  /** SQLITE_WRITER: where SQLite commits run, a writer thread (the default) or the event loop. */
+  sqliteWriter: 'thread' | 'inline';
   /** The read models' own SQLite file (disposable: deleting it rebuilds them from the events). */
   readModelPath: string;
   eventStoreDbConnectionString: string | null;
@@ -152,6 +154,7 @@ export function loadConfig(env: Env = process.env): Config {
     port: integer(env, 'PORT', 3000, 0, 65535, problems),
     eventStore,
     sqlitePath,
+    sqliteWriter: oneOf(env, 'SQLITE_WRITER', ['thread', 'inline'] as const, 'thread', problems),
     readModelPath: env.READ_MODEL_PATH || defaultReadModelPath(eventStore, sqlitePath),
     eventStoreDbConnectionString: connection,
     databaseUrl,

@@ -36,8 +36,8 @@ async function openAdapter(config: Config): Promise<EventStore> {
     logger.log('using EventStoreDB');
     return store;
   }
-  const store = SqliteEventStore.open(config.sqlitePath, { writer: 'thread' });
-  logger.log(`using SQLite at ${config.sqlitePath} (writes on a writer thread)`);
+  const store = SqliteEventStore.open(config.sqlitePath, { writer: config.sqliteWriter });
+  logger.log(`using SQLite at ${config.sqlitePath} (${config.sqliteWriter === 'thread' ? 'writes on a writer thread' : 'writes on the event loop'})`);
   return store;
 }
 

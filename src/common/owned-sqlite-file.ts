@@ -11,12 +11,22 @@ import { dirname, resolve } from 'node:path';
 export function openOwnedSqliteFile(path: string, synchronous: 'FULL' | 'NORMAL', lockedError: (file: string) => Error): Database.Database {
   const file = resolve(path);
   mkdirSync(dirname(file), { recursive: true });
-  const db = new Database(file, { timeout: 1000 });
-  try {
+  return openLocked(file, lockedError, (db) => {
     db.pragma('locking_mode = EXCLUSIVE');
     db.pragma('journal_mode = WAL');
     db.pragma(`synchronous = ${synchronous}`);
     db.exec('BEGIN EXCLUSIVE; COMMIT;');
+  });
+}
+
+/**
+ * Opens `file` and runs `take` on it, which takes whatever lock the caller needs; a lock another
+ * process holds (SQLITE_BUSY) fails as `lockedError(file)`, and the connection is closed on any failure.
+ */
+export function openLocked(file: string, lockedError: (file: string) => Error, take: (db: Database.Database) => void): Database.Database {
+  const db = new Database(file, { timeout: 1000 });
+  try {
+    take(db);
   } catch (error) {
     db.close();
     if ((error as { code?: string }).code?.startsWith('SQLITE_BUSY')) throw lockedError(file);

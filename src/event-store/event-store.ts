@@ -46,6 +46,24 @@ export interface StoredEvent {
   occurredAt: string;
 }
 
+/** Whether a stream whose last revision is `head` (null: no stream) takes an append that expects `expected`. */
+export function revisionMatches(expected: ExpectedRevision, head: number | null): boolean {
+  if (expected === 'any') return true;
+  if (expected === 'no_stream') return head === null;
+  return head === expected;
+}
+
+/** An event as an adapter's writer stores it: id chosen, `occurredAt` stamped, data and metadata as JSON text. */
+export interface EncodedEvent {
+  id: string;
+  type: string;
+  data: string;
+  metadata: string;
+  tenantId: string;
+  schemaVersion: number;
+  occurredAt: string;
+}
+
 export interface AppendResult {
   /** The revision of the last event appended (the stream's new head). */
   nextRevision: number;

@@ -1,19 +1,11 @@
 import type { Pool, PoolClient } from 'pg';
-import { AppendResult, ExpectedRevision, StoreUnavailableError, WrongExpectedRevisionError } from '../event-store';
+import { AppendResult, EncodedEvent, ExpectedRevision, revisionMatches, StoreUnavailableError, WrongExpectedRevisionError } from '../event-store';
 import { RETRY_TRANSACTION, asStoreUnavailable, connectionIsBroken, isUnavailable, sqlState } from './postgres-errors';
 import { MAX_EVENTS_PER_TRANSACTION, firstPositionOf } from './position';
 import type { CommittedAppend } from '../recent-events';
 import { EVENTS_TABLE } from './schema';
 
-export interface EventRow {
-  id: string;
-  type: string;
-  data: string;
-  metadata: string;
-  tenantId: string;
-  schemaVersion: number;
-  occurredAt: string;
-}
+export type EventRow = EncodedEvent;
 
 export interface PendingAppend {
   streamId: string;
@@ -45,12 +37,6 @@ interface Insert {
   streamId: string;
   revision: number;
   row: EventRow;
-}
-
-function revisionMatches(expected: ExpectedRevision, head: number | null): boolean {
-  if (expected === 'any') return true;
-  if (expected === 'no_stream') return head === null;
-  return head === expected;
 }
 
 /**

@@ -1,4 +1,5 @@
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
+import { openLocked } from '../../common/owned-sqlite-file';
 
 /**
  * Locks the event store file to this process through a companion `<file>.lock` SQLite file held
@@ -8,16 +9,14 @@ import Database from 'better-sqlite3';
  * a stale one. Every opener of the event store takes it, whichever way it writes.
  */
 export function lockEventStoreFile(file: string, lockedError: (file: string) => Error): Database.Database {
-  const lock = new Database(`${file}.lock`, { timeout: 1000 });
-  try {
-    lock.pragma('locking_mode = EXCLUSIVE');
-    lock.exec('BEGIN EXCLUSIVE; COMMIT;');
-  } catch (error) {
-    lock.close();
-    if ((error as { code?: string }).code?.startsWith('SQLITE_BUSY')) throw lockedError(file);
-    throw error;
-  }
-  return lock;
+  return openLocked(
+    `${file}.lock`,
+    () => lockedError(file),
+    (lock) => {
+      lock.pragma('locking_mode = EXCLUSIVE');
+      lock.exec('BEGIN EXCLUSIVE; COMMIT;');
+    },
+  );
 }
 
 /**
@@ -26,14 +25,8 @@ export function lockEventStoreFile(file: string, lockedError: (file: string) => 
  * exclusive mode: the write probe then fails as busy.
  */
 export function openShared(file: string, lockedError: (file: string) => Error): Database.Database {
-  const db = new Database(file, { timeout: 1000 });
-  try {
+  return openLocked(file, lockedError, (db) => {
     db.pragma('journal_mode = WAL');
     db.exec('BEGIN IMMEDIATE; COMMIT;');
-  } catch (error) {
-    db.close();
-    if ((error as { code?: string }).code?.startsWith('SQLITE_BUSY')) throw lockedError(file);
-    throw error;
-  }
-  return db;
+  });
 }

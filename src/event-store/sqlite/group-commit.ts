@@ -1,19 +1,11 @@
 import type Database from 'better-sqlite3';
 import { newId } from '../../common/ids';
-import { AppendResult, ExpectedRevision, NewEvent, WrongExpectedRevisionError } from '../event-store';
+import { AppendResult, EncodedEvent, ExpectedRevision, revisionMatches, NewEvent, WrongExpectedRevisionError } from '../event-store';
 import type { CommittedAppend } from '../recent-events';
 import { asStoreUnavailable } from '../sqlite-errors';
 
-/** An event as the `events` table stores it, encoded by the appender (the writer thread gets these). */
-export interface EventRowIn {
-  id: string;
-  type: string;
-  data: string;
-  metadata: string;
-  tenantId: string;
-  schemaVersion: number;
-  occurredAt: string;
-}
+/** The writer thread gets these. */
+export type EventRowIn = EncodedEvent;
 
 export interface PendingAppend {
   streamId: string;
@@ -49,12 +41,6 @@ export function toRows(events: NewEvent[]): EventRowIn[] {
  * every tenant run between two commits, however much one execution streams.
  */
 export const MAX_EVENTS_PER_COMMIT = 512;
-
-function revisionMatches(expected: ExpectedRevision, head: number | null): boolean {
-  if (expected === 'any') return true;
-  if (expected === 'no_stream') return head === null;
-  return head === expected;
-}
 
 /**
  * The SQLite write path (ENGINEERING rule 7): every append requested during one event-loop turn

@@ -59,7 +59,8 @@ async function generate(path: string, executions: number): Promise<{ events: num
 /** A rebuild into a fresh read-model file, as `projections:rebuild` runs it (`direct`: as verify replays). */
 async function rebuild(path: string, label: string, direct: boolean): Promise<{ seconds: number; cpu: number }> {
   const store = new EventStoreGateway(SqliteEventStore.open(path));
-  const db = openReadModelDatabase(join(dir, `${label}-${Date.now()}.read-models.db`));
+  const readModels = openReadModelDatabase(join(dir, `${label}-${Date.now()}.read-models.db`));
+  const { db } = readModels;
   try {
     const started = performance.now();
     const cpu = ownCpuSeconds();
@@ -74,7 +75,7 @@ async function rebuild(path: string, label: string, direct: boolean): Promise<{ 
     });
     return { seconds: (performance.now() - started) / 1000, cpu: ownCpuSeconds() - cpu };
   } finally {
-    db.close();
+    readModels.close();
     await store.close();
   }
 }

@@ -38,7 +38,7 @@ export async function openOfflineStore(config: Config): Promise<EventStore> {
  * The live read-model file, locked like the server locks it (a server holding it makes this
  * refuse). `mustExist`: a command that only reads it refuses rather than creating an empty one.
  */
-export function openOfflineReadModels(config: Config, mustExist = false): Database.Database {
+export function openOfflineReadModels(config: Config, mustExist = false): { db: Database.Database; close(): void } {
   if (mustExist && !existsSync(config.readModelPath)) throw new CliError(`no read models at ${resolve(config.readModelPath)} (READ_MODEL_PATH)`);
   try {
     return openReadModelDatabase(config.readModelPath);

@@ -22,13 +22,13 @@ runCli(async () => {
   const config = loadConfig();
   const store = await openOfflineStore(config);
   try {
-    const db = openOfflineReadModels(config);
+    const readModels = openOfflineReadModels(config);
     try {
       const started = performance.now();
       const total = await store.headPosition();
       const bar = progressBar('rebuild', total);
       try {
-        await rebuildProjections(store, db, selected, (position) => bar.update(position));
+        await rebuildProjections(store, readModels.db, selected, (position) => bar.update(position));
       } finally {
         bar.stop();
       }
@@ -39,7 +39,7 @@ runCli(async () => {
           `(${rate} events/s) into ${config.readModelPath}\n`,
       );
     } finally {
-      db.close();
+      readModels.close();
     }
   } finally {
     await store.close();

@@ -3,6 +3,7 @@ import { EventStore } from '../event-store/event-store';
 import { Projection } from '../read-models/projection';
 import { ProjectionCatalog } from '../read-models/projection-catalog';
 import { Projector } from '../read-models/projector';
+import { ReadModelTransaction } from '../read-models/read-model-transaction';
 import { CliError } from './cli';
 
 /** How long the projector may refuse to move (a read-model file that cannot be written, a projector that died) before giving up. */
@@ -24,7 +25,7 @@ export async function rebuildProjections(
   const catalog = new ProjectionCatalog(db);
   for (const projection of projections) catalog.reset(projection);
   const head = await store.headPosition();
-  const projector = new Projector(store, db, projections);
+  const projector = new Projector(store, new ReadModelTransaction(db, projections));
   projector.start();
   try {
     let last = projector.position;

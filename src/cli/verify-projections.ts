@@ -30,7 +30,7 @@ runCli(async () => {
       scratch.pragma('journal_mode = OFF');
       scratch.pragma('synchronous = OFF');
       let bar: ReturnType<typeof progressBar> | undefined;
-      const verdicts = await verifyProjections(store, live, { db: scratch, path }, PROJECTIONS, (position, end) => {
+      const verdicts = await verifyProjections(store, live.db, { db: scratch, path }, PROJECTIONS, (position, end) => {
         bar ??= progressBar('verify', end);
         bar.update(position);
       }).finally(() => bar?.stop());

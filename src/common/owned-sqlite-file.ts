@@ -34,3 +34,33 @@ export function openLocked(file: string, lockedError: (file: string) => Error, t
   }
   return db;
 }
+
+/**
+ * Locks `file` to this process through a companion `<file>.lock` SQLite file held in exclusive
+ * locking mode, for a file that must stay open to several connections of this process (a worker
+ * thread's and the event loop's), so that its own exclusive mode cannot be the lock. The OS drops
+ * the lock when the process dies, so a crash never leaves a stale one. Every opener of such a file
+ * takes it, whichever way it writes.
+ */
+export function lockCompanionFile(file: string, lockedError: (file: string) => Error): Database.Database {
+  return openLocked(
+    `${file}.lock`,
+    () => lockedError(file),
+    (lock) => {
+      lock.pragma('locking_mode = EXCLUSIVE');
+      lock.exec('BEGIN EXCLUSIVE; COMMIT;');
+    },
+  );
+}
+
+/**
+ * The file opened in normal locking mode, so other connections of this process can share it (the
+ * lock file keeps other processes out). A process of an older build holds the file itself in
+ * exclusive mode: the write probe then fails as busy.
+ */
+export function openShared(file: string, lockedError: (file: string) => Error): Database.Database {
+  return openLocked(file, lockedError, (db) => {
+    db.pragma('journal_mode = WAL');
+    db.exec('BEGIN IMMEDIATE; COMMIT;');
+  });
+}

@@ -8,6 +8,7 @@ describe('configuration', () => {
       eventStore: 'sqlite',
       sqlitePath: './data/runledger.db',
       sqliteWriter: 'thread',
+      readModelWriter: 'thread',
       bodyLimitBytes: 1024 * 1024,
     });
   });
@@ -15,6 +16,11 @@ describe('configuration', () => {
   it('runs SQLite commits on a writer thread unless SQLITE_WRITER=inline', () => {
     expect(loadConfig({ SQLITE_WRITER: 'inline' }).sqliteWriter).toBe('inline');
     expect(() => loadConfig({ SQLITE_WRITER: 'both' })).toThrow('SQLITE_WRITER must be one of thread, inline (got "both")');
+  });
+
+  it('runs the projections on the projector thread unless READ_MODEL_WRITER=inline', () => {
+    expect(loadConfig({ READ_MODEL_WRITER: 'inline' }).readModelWriter).toBe('inline');
+    expect(() => loadConfig({ READ_MODEL_WRITER: 'worker' })).toThrow('READ_MODEL_WRITER must be one of thread, inline (got "worker")');
   });
 
   it('reports every bad value at once', () => {

@@ -16,6 +16,8 @@ export interface Config {
   sqlitePath: string;
   /** SQLITE_WRITER: where SQLite commits run, a writer thread (the default) or the event loop. */
   sqliteWriter: 'thread' | 'inline';
+  /** READ_MODEL_WRITER: where the projections' transactions run, the projector thread (the default) or the event loop. */
+  readModelWriter: 'thread' | 'inline';
   /** The read models' own SQLite file (disposable: deleting it rebuilds them from the events). */
   readModelPath: string;
   eventStoreDbConnectionString: string | null;
@@ -155,6 +157,7 @@ export function loadConfig(env: Env = process.env): Config {
     eventStore,
     sqlitePath,
     sqliteWriter: oneOf(env, 'SQLITE_WRITER', ['thread', 'inline'] as const, 'thread', problems),
+    readModelWriter: oneOf(env, 'READ_MODEL_WRITER', ['thread', 'inline'] as const, 'thread', problems),
     readModelPath: env.READ_MODEL_PATH || defaultReadModelPath(eventStore, sqlitePath),
     eventStoreDbConnectionString: connection,
     databaseUrl,

@@ -2,7 +2,7 @@ import { StoreUnavailableError } from '../event-store/event-store';
 
 /** Queries waiting for the projector to apply a position: read-your-writes (docs/design.md#read-models-and-consistency). */
 export class AppliedWaiters {
-  private waiters: { position: number; resolve(): void }[] = [];
+  private waiters: { position: number; resolve(): void; reject(error: Error): void }[] = [];
 
   get waiting(): boolean {
     return this.waiters.length > 0;
@@ -14,9 +14,10 @@ export class AppliedWaiters {
    */
   async waitFor(position: number, timeoutMs: number, late: () => StoreUnavailableError): Promise<void> {
     let timer: NodeJS.Timeout | undefined;
-    const waiter = { position, resolve: () => undefined as void };
-    const reached = new Promise<void>((resolve) => {
+    const waiter = { position, resolve: () => undefined as void, reject: (_: Error) => undefined as void };
+    const reached = new Promise<void>((resolve, reject) => {
       waiter.resolve = resolve;
+      waiter.reject = reject;
       this.waiters.push(waiter);
     });
     const timedOut = new Promise<never>((_, reject) => {
@@ -39,6 +40,12 @@ export class AppliedWaiters {
       if (waiter.position <= applied) waiter.resolve();
       else this.waiters.push(waiter);
     }
+  }
+
+  /** Rejects them all: the read models cannot be written now, so waiting would not help. */
+  rejectAll(error: Error): void {
+    for (const waiter of this.waiters) waiter.reject(error);
+    this.waiters = [];
   }
 
   /** Resolves them all: the projector stops. */

@@ -11,6 +11,8 @@ export class ProjectionCatalog {
   private readonly writeCheckpoint: Database.Statement<[string, number]>;
 
   constructor(private readonly db: Database.Database) {
+    // The execution index of earlier versions; the executions projection replaced it.
+    db.exec('DROP TABLE IF EXISTS execution_index; DROP TABLE IF EXISTS execution_index_version');
     db.exec(`CREATE TABLE IF NOT EXISTS checkpoints (projection TEXT PRIMARY KEY, position INTEGER NOT NULL);
              CREATE TABLE IF NOT EXISTS projection_versions (projection TEXT PRIMARY KEY, version INTEGER NOT NULL)`);
     this.readCheckpoint = db.prepare('SELECT position FROM checkpoints WHERE projection = ?');

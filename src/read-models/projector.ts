@@ -1,20 +1,19 @@
 import { Logger } from '@nestjs/common';
-import type Database from 'better-sqlite3';
 import { EventStore, StoreUnavailableError } from '../event-store/event-store';
 import { Processor, ProcessorBatch } from '../event-store/processor';
 import { AppliedWaiters } from './applied-waiters';
-import { PROJECTED_STREAM_PREFIXES, Projection } from './projection';
-import { ProjectionCatalog } from './projection-catalog';
-import { ReadModelTransaction } from './read-model-transaction';
+import { PROJECTED_STREAM_PREFIXES } from './projection';
+import { ReadModelWriter, lowestPosition } from './read-model-writer';
 
 /** The least time between two batches while events keep coming and no query waits. */
 const BATCH_SPACING_MS = 50;
 
 /**
  * Feeds every projection from one processor on `$all`, filtered by the store to the execution and
- * conversation streams: each batch is one transaction over the read-model database. Under a
- * steady stream of small commits the batches are spaced, so the read models take one transaction
- * for many of the log's; a query that waits for a write ends the spacing at once, so
+ * conversation streams: each batch is one transaction over the read-model database, run by its
+ * writer (the projector thread, unless `READ_MODEL_WRITER=inline`). Under a steady stream of
+ * small commits the batches are spaced, so the read models take one transaction for many of the
+ * log's; a query that waits for a write ends the spacing at once, so
  * read-your-writes never pays for it.
  *
  * When the read-model file cannot be written, the batch stays and is retried with backoff; the
@@ -22,7 +21,6 @@ const BATCH_SPACING_MS = 50;
  */
 export class Projector {
   private readonly logger = new Logger('Projector');
-  private readonly transaction: ReadModelTransaction;
   private readonly processor: Processor;
   private readonly waiters = new AppliedWaiters();
   private readonly stopping = new AbortController();
@@ -30,20 +28,17 @@ export class Projector {
 
   constructor(
     store: EventStore,
-    db: Database.Database,
-    projections: readonly Projection[],
+    /** Applies each batch: on the event loop, or through the projector thread. */
+    readonly writer: ReadModelWriter,
     /** The streams it follows; a projector of its own file (the webhooks') names its own. */
     streamPrefixes: readonly string[] = PROJECTED_STREAM_PREFIXES,
   ) {
-    const catalog = new ProjectionCatalog(db);
-    const rebuilt = catalog.prepare(projections);
-    if (rebuilt.length > 0) this.logger.log(`rebuilding from the event log: ${rebuilt.join(', ')}`);
-    this.transaction = new ReadModelTransaction(db, catalog, projections);
+    if (writer.rebuilt.length > 0) this.logger.log(`rebuilding from the event log: ${writer.rebuilt.join(', ')}`);
     this.processor = new Processor(store, {
       name: 'Projector',
       writes: 'the read models',
       filter: { streamPrefixes },
-      from: this.transaction.position,
+      from: lowestPosition(writer),
       handle: (batch) => this.apply(batch),
       spacingMs: BATCH_SPACING_MS,
       urgent: () => this.waiters.waiting,
@@ -52,12 +47,12 @@ export class Projector {
 
   /** The projections with the positions they have applied. */
   get positions(): { name: string; position: number }[] {
-    return this.transaction.positions;
+    return this.writer.positions;
   }
 
   /** Every projection has applied everything up to here. */
   get position(): number {
-    return this.transaction.position;
+    return lowestPosition(this.writer);
   }
 
   /** The read-model file refuses writes right now, or the projector stopped on an error. */
@@ -92,8 +87,14 @@ export class Projector {
     await waiting;
   }
 
-  private apply(batch: ProcessorBatch): void {
-    this.transaction.apply(batch);
+  private async apply(batch: ProcessorBatch): Promise<void> {
+    try {
+      await this.writer.apply(batch);
+    } catch (error) {
+      // A query waiting for this batch answers 503 now rather than at its timeout.
+      if (error instanceof StoreUnavailableError) this.waiters.rejectAll(error);
+      throw error;
+    }
     this.waiters.release(this.position);
   }
 }

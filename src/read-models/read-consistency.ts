@@ -13,8 +13,9 @@ export class ReadConsistency {
 
   /**
    * Resolves once the projector has applied every write this instance acknowledged. Rejects with
-   * `StoreUnavailableError` at once while the read-model file refuses writes (waiting would not
-   * help), or after a bounded wait.
+   * `StoreUnavailableError` at once while the read-model file refuses writes or the projector
+   * thread is down (waiting would not help), as soon as the batch it waits for is refused, or
+   * after a bounded wait.
    */
   async caughtUp(): Promise<void> {
     const problem = this.projector.problem;

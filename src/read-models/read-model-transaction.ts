@@ -4,6 +4,7 @@ import { StoredEvent } from '../event-store/event-store';
 import { ProcessorBatch } from '../event-store/processor';
 import { Projection } from './projection';
 import { ProjectionCatalog } from './projection-catalog';
+import { ReadModelWriter } from './read-model-writer';
 
 interface Bound {
   projection: Projection;
@@ -15,27 +16,25 @@ interface Bound {
  * Applies a batch to every projection in one SQLite transaction over the read-model database:
  * each projection's rows and its checkpoint together, so a crash never applies an event twice
  * nor skips one. The checkpoint is the last position *read* (the store's checkpoints cover
- * events no projection wants), so a restart resumes exactly there.
+ * events no projection wants), so a restart resumes exactly there. Opening it creates missing
+ * projections and rebuilds outdated ones (their stored version differs from the code's).
  */
-export class ReadModelTransaction {
+export class ReadModelTransaction implements ReadModelWriter {
+  readonly rebuilt: readonly string[];
+  private readonly catalog: ProjectionCatalog;
   private readonly bound: Bound[];
 
   constructor(
     private readonly db: Database.Database,
-    private readonly catalog: ProjectionCatalog,
     projections: readonly Projection[],
   ) {
-    this.bound = projections.map((projection) => ({ projection, apply: projection.bind(db), position: catalog.checkpoint(projection.name) }));
+    this.catalog = new ProjectionCatalog(db);
+    this.rebuilt = this.catalog.prepare(projections);
+    this.bound = projections.map((projection) => ({ projection, apply: projection.bind(db), position: this.catalog.checkpoint(projection.name) }));
   }
 
-  /** The projections with the positions they have applied. */
   get positions(): { name: string; position: number }[] {
     return this.bound.map((b) => ({ name: b.projection.name, position: b.position }));
-  }
-
-  /** Every projection has applied everything up to here. */
-  get position(): number {
-    return Math.min(...this.bound.map((b) => b.position));
   }
 
   /** Throws `StoreUnavailableError` when the read-model file refuses the transaction (nothing of it is kept). */
@@ -53,5 +52,9 @@ export class ReadModelTransaction {
       throw asStoreUnavailable(error, 'the read-model file');
     }
     for (const bound of this.bound) bound.position = Math.max(bound.position, position);
+  }
+
+  pragma(sql: string): void {
+    this.db.pragma(sql);
   }
 }

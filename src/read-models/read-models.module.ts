@@ -17,12 +17,15 @@ import { GetExecutionHandler } from './executions/get-execution.handler';
 import { InFlightExecutions } from './executions/in-flight-executions';
 import { SearchExecutionsHandler } from './executions/search-executions.handler';
 import { Projector } from './projector';
-import { PROJECTIONS } from './projections';
 import { ReadConsistency } from './read-consistency';
-import { READ_MODEL_DB, openReadModelDatabase } from './read-model-database';
+import { READ_MODEL_DB } from './read-model-database';
+import { READ_MODEL_FILE, ReadModelFile, openReadModelFile } from './read-model-file';
 import { WriteWatermark } from './write-watermark';
 import { TenantTokensHandler, UsageSummaryHandler } from './usage/usage-summary.handler';
 import { UsageReadModel } from './usage/usage.read-model';
+
+/** For the log line at start. */
+export const writtenBy = (config: Config) => (config.readModelWriter === 'thread' ? 'written by the projector thread' : 'written on the event loop');
 
 /** A query over the tables the projector creates: Nest builds it after the projector. */
 const afterProjector = <T>(build: (db: Database.Database) => T) => ({
@@ -39,15 +42,16 @@ const afterProjector = <T>(build: (db: Database.Database) => T) => ({
 @Module({
   providers: [
     {
-      provide: READ_MODEL_DB,
+      provide: READ_MODEL_FILE,
       // The event store opens first: its lock is the one that tells a second process to go away.
       inject: [CONFIG, EVENT_STORE],
-      useFactory: (config: Config) => {
-        const db = openReadModelDatabase(config.readModelPath);
-        new Logger('ReadModels').log(`read models at ${config.readModelPath}`);
-        return db;
+      useFactory: async (config: Config) => {
+        const file = await openReadModelFile(config.readModelPath, 'main', config.readModelWriter);
+        new Logger('ReadModels').log(`read models at ${config.readModelPath} (${writtenBy(config)})`);
+        return file;
       },
     },
+    { provide: READ_MODEL_DB, inject: [READ_MODEL_FILE], useFactory: (file: ReadModelFile) => file.db },
     {
       provide: WriteWatermark,
       inject: [EVENT_STORE],
@@ -59,8 +63,8 @@ const afterProjector = <T>(build: (db: Database.Database) => T) => ({
     },
     {
       provide: Projector,
-      inject: [EVENT_STORE, READ_MODEL_DB],
-      useFactory: (store: EventStore, db: Database.Database) => new Projector(store, db, PROJECTIONS),
+      inject: [EVENT_STORE, READ_MODEL_FILE],
+      useFactory: (store: EventStore, file: ReadModelFile) => new Projector(store, file.writer),
     },
     { provide: ReadConsistency, inject: [Projector, WriteWatermark], useFactory: (p: Projector, w: WriteWatermark) => new ReadConsistency(p, w) },
     // executions/
@@ -97,7 +101,7 @@ const afterProjector = <T>(build: (db: Database.Database) => T) => ({
 })
 export class ReadModelsModule implements OnModuleInit, BeforeApplicationShutdown, OnApplicationShutdown {
   constructor(
-    @Inject(READ_MODEL_DB) private readonly db: Database.Database,
+    @Inject(READ_MODEL_FILE) private readonly file: ReadModelFile,
     private readonly projector: Projector,
   ) {}
 
@@ -110,7 +114,7 @@ export class ReadModelsModule implements OnModuleInit, BeforeApplicationShutdown
     await this.projector.stop();
   }
 
-  onApplicationShutdown(): void {
-    this.db.close();
+  async onApplicationShutdown(): Promise<void> {
+    await this.file.close();
   }
 }

@@ -1,6 +1,5 @@
-import type Database from 'better-sqlite3';
 import { EVENT_STORE, EventStore } from '../../src/event-store/event-store';
-import { READ_MODEL_DB } from '../../src/read-models/read-model-database';
+import { Projector } from '../../src/read-models/projector';
 import { api, createConversation, JsonResponse, RunningApp, startApp, startExecution, waitForExecution, describeOnSqlite } from '../support/app-harness';
 import { expectError, replay } from '../support/execution-helpers';
 import { countRefusals, injectAppendFaults, sqliteOutage } from '../support/store-faults';
@@ -199,7 +198,8 @@ describeOnSqlite('store outages through HTTP (real SQLite failures)', () => {
 
   it('a read-model file that cannot be written: queries answer 503, never 500, and the index catches up without a gap once it can', async () => {
     app = await startApp();
-    const readModels = app.app.get<Database.Database>(READ_MODEL_DB);
+    // The connection that writes: the projector thread's (its fault hook), or the loop's own.
+    const readModels = app.app.get(Projector).writer;
     const conversationId = await createConversation(app.baseUrl);
     const first = (await startExecution(app.baseUrl, { conversationId })).body.id;
     await waitForExecution(app.baseUrl, first);

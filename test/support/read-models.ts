@@ -9,6 +9,7 @@ import { ReadConsistency } from '../../src/read-models/read-consistency';
 import { openReadModelDatabase } from '../../src/read-models/read-model-database';
 import { PROJECTIONS } from '../../src/read-models/projections';
 import { Projector } from '../../src/read-models/projector';
+import { ReadModelTransaction } from '../../src/read-models/read-model-transaction';
 import { WriteWatermark } from '../../src/read-models/write-watermark';
 
 /**
@@ -21,8 +22,9 @@ export function startReadModels(adapter: EventStore, dir: string, historyMaxTurn
   const store = new EventStoreGateway(adapter);
   const watermark = new WriteWatermark();
   store.observe(watermark);
-  const db = openReadModelDatabase(join(dir, 'read-models.db'));
-  const projector = new Projector(store, db, PROJECTIONS);
+  const readModels = openReadModelDatabase(join(dir, 'read-models.db'));
+  const { db } = readModels;
+  const projector = new Projector(store, new ReadModelTransaction(db, PROJECTIONS));
   projector.start();
   const consistency = new ReadConsistency(projector, watermark);
   const executions = new ExecutionsReadModel(db);
@@ -34,7 +36,7 @@ export function startReadModels(adapter: EventStore, dir: string, historyMaxTurn
     history: new ConversationHistory(consistency, executions, historyMaxTurns),
     async close() {
       await projector.stop();
-      db.close();
+      readModels.close();
     },
   };
 }

@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { openOwnedSqliteFile } from '../../common/owned-sqlite-file';
+import { lockCompanionFile, openOwnedSqliteFile, openShared } from '../../common/owned-sqlite-file';
 import {
   AllSubscriptionItem,
   AppendResult,
@@ -17,7 +17,6 @@ import {
 import { CommittedAppend, RecentEvents } from '../recent-events';
 import { ALL_STREAMS, WakeHub } from '../wake-hub';
 import { EventRow, FilteredStatements, toStored } from './event-rows';
-import { lockEventStoreFile, openShared } from './file-lock';
 import { GroupCommit, toRows } from './group-commit';
 import { migrate } from './schema';
 import { WriterClient } from './writer-client';
@@ -101,7 +100,7 @@ export class SqliteEventStore implements EventStore {
     const synchronous = options.synchronous ?? 'FULL';
     const locked = (name: string) => new EventStoreFileLockedError(name);
     mkdirSync(dirname(file), { recursive: true });
-    const lock = lockEventStoreFile(file, locked);
+    const lock = lockCompanionFile(file, locked);
     let db: Database.Database | undefined;
     try {
       // Inline, the file's own exclusive mode locks it as well (against builds without the lock file).

@@ -7,12 +7,13 @@ import { WEBHOOK_STREAM_PREFIX } from '../../webhooks/domain/webhook-events';
 import { Projector } from '../projector';
 import { ReadConsistency } from '../read-consistency';
 import type { WriteWatermark } from '../write-watermark';
-import { openReadModelDatabase } from '../read-model-database';
+import { ReadModelFile, openReadModelFile } from '../read-model-file';
+import { writtenBy } from '../read-models.module';
 import { WebhookWriteWatermark } from './webhook-write-watermark';
 import { CountWebhooksHandler, GetWebhookHandler, ListDeliveriesHandler, ListWebhooksHandler } from './webhooks.handlers';
-import { webhooksProjection } from './webhooks.projection';
 import { WebhooksReadModel } from './webhooks.read-model';
 
+const WEBHOOKS_FILE = Symbol('WEBHOOKS_FILE');
 const WEBHOOKS_DB = Symbol('WEBHOOKS_DB');
 const WEBHOOKS_PROJECTOR = Symbol('WEBHOOKS_PROJECTOR');
 
@@ -28,18 +29,20 @@ export const webhooksReadModelPath = (readModelPath: string) => `${readModelPath
 @Module({
   providers: [
     {
-      provide: WEBHOOKS_DB,
+      provide: WEBHOOKS_FILE,
       inject: [CONFIG, EVENT_STORE],
-      useFactory: (config: Config) => {
+      useFactory: async (config: Config) => {
         const path = webhooksReadModelPath(config.readModelPath);
-        new Logger('ReadModels').log(`webhooks read model at ${path}`);
-        return openReadModelDatabase(path);
+        const file = await openReadModelFile(path, 'webhooks', config.readModelWriter);
+        new Logger('ReadModels').log(`webhooks read model at ${path} (${writtenBy(config)})`);
+        return file;
       },
     },
+    { provide: WEBHOOKS_DB, inject: [WEBHOOKS_FILE], useFactory: (file: ReadModelFile) => file.db },
     {
       provide: WEBHOOKS_PROJECTOR,
-      inject: [EVENT_STORE, WEBHOOKS_DB],
-      useFactory: (store: EventStore, db: Database.Database) => new Projector(store, db, [webhooksProjection], [WEBHOOK_STREAM_PREFIX]),
+      inject: [EVENT_STORE, WEBHOOKS_FILE],
+      useFactory: (store: EventStore, file: ReadModelFile) => new Projector(store, file.writer, [WEBHOOK_STREAM_PREFIX]),
     },
     {
       provide: ReadConsistency,
@@ -59,7 +62,7 @@ export const webhooksReadModelPath = (readModelPath: string) => `${readModelPath
 })
 export class WebhooksReadModelModule implements OnModuleInit, BeforeApplicationShutdown, OnApplicationShutdown {
   constructor(
-    @Inject(WEBHOOKS_DB) private readonly db: Database.Database,
+    @Inject(WEBHOOKS_FILE) private readonly file: ReadModelFile,
     @Inject(WEBHOOKS_PROJECTOR) private readonly projector: Projector,
   ) {}
 
@@ -71,7 +74,7 @@ export class WebhooksReadModelModule implements OnModuleInit, BeforeApplicationS
     await this.projector.stop();
   }
 
-  onApplicationShutdown(): void {
-    this.db.close();
+  async onApplicationShutdown(): Promise<void> {
+    await this.file.close();
   }
 }

@@ -7,6 +7,23 @@ export interface CommittedAppend {
   result: AppendResult;
 }
 
+/** The events of one acknowledged append, as a read would return them. */
+export function storedEventsOf({ streamId, rows, result }: CommittedAppend): StoredEvent[] {
+  // An append's events have consecutive revisions and positions.
+  const firstRevision = result.nextRevision - rows.length + 1;
+  const firstPosition = result.position - rows.length + 1;
+  return rows.map<StoredEvent>((row, k) => ({
+    id: row.id,
+    streamId,
+    revision: firstRevision + k,
+    position: firstPosition + k,
+    type: row.type,
+    data: JSON.parse(row.data) as Record<string, unknown>,
+    metadata: JSON.parse(row.metadata) as EventMetadata,
+    occurredAt: row.occurredAt,
+  }));
+}
+
 /** Events kept per stream (its newest ones); a follower further behind reads the store. */
 const EVENTS_PER_STREAM = 256;
 /** Streams kept; the one updated longest ago goes first. */
@@ -26,29 +43,18 @@ const STREAMS = 4_096;
 export class RecentEvents {
   private readonly runs = new Map<string, StoredEvent[]>();
 
-  /** What this process committed; `followed` says which streams someone follows right now. */
-  recordAppends(appends: readonly CommittedAppend[], followed: (streamId: string) => boolean): void {
-    for (const { streamId, rows, result } of appends) {
-      if (!followed(streamId)) {
-        this.runs.delete(streamId);
-        continue;
-      }
-      // An append's events have consecutive revisions and positions.
-      const firstRevision = result.nextRevision - rows.length + 1;
-      const firstPosition = result.position - rows.length + 1;
-      this.record(
-        streamId,
-        rows.map<StoredEvent>((row, k) => ({
-          id: row.id,
-          streamId,
-          revision: firstRevision + k,
-          position: firstPosition + k,
-          type: row.type,
-          data: JSON.parse(row.data) as Record<string, unknown>,
-          metadata: JSON.parse(row.metadata) as EventMetadata,
-          occurredAt: row.occurredAt,
-        })),
-      );
+  /**
+   * What this process committed; `followed` says which streams someone follows right now, and
+   * `eventsOf` builds each append's events (the caller's, when it has built them already).
+   */
+  recordAppends(
+    appends: readonly CommittedAppend[],
+    followed: (streamId: string) => boolean,
+    eventsOf: (append: CommittedAppend, index: number) => StoredEvent[] = storedEventsOf,
+  ): void {
+    for (const [index, append] of appends.entries()) {
+      if (followed(append.streamId)) this.record(append.streamId, eventsOf(append, index));
+      else this.runs.delete(append.streamId);
     }
   }
 

@@ -15,6 +15,7 @@ import {
   SubscribeOptions,
 } from '../event-store';
 import { CommittedAppend, RecentEvents } from '../recent-events';
+import { AllFollowers, READ_CHUNK } from './all-followers';
 import { ALL_STREAMS, WakeHub } from '../wake-hub';
 import { EventRow, FilteredStatements, toStored } from './event-rows';
 import { GroupCommit, toRows } from './group-commit';
@@ -28,8 +29,6 @@ export class EventStoreFileLockedError extends Error {
     this.name = 'EventStoreFileLockedError';
   }
 }
-
-const READ_CHUNK = 1000;
 
 /** How long the writer thread lets a trickle of appends gather before it commits them. */
 export const WRITER_WINDOW_MS = 1;
@@ -60,6 +59,7 @@ export class SqliteEventStore implements EventStore {
   private readonly signals = new WakeHub();
   private readonly writer: Writer;
   private readonly recent = new RecentEvents();
+  private readonly allFollowers: AllFollowers;
   private readonly headOf: Database.Statement<[string], { revision: number }>;
   private readonly filtered: FilteredStatements;
   private closed = false;
@@ -78,10 +78,18 @@ export class SqliteEventStore implements EventStore {
     thread: { file: string; synchronous: 'FULL' | 'NORMAL' } | null,
   ) {
     this.writer = thread
-      ? { kind: 'thread', client: new WriterClient({ ...thread, windowMs: WRITER_WINDOW_MS }, (appends) => this.committed(appends)) }
+      ? {
+          kind: 'thread',
+          client: new WriterClient(
+            { ...thread, windowMs: WRITER_WINDOW_MS },
+            (appends) => this.committed(appends),
+            () => this.allFollowers.lost(),
+          ),
+        }
       : { kind: 'inline', commits: new GroupCommit(db, (appends) => this.committed(appends)) };
     this.headOf = db.prepare('SELECT revision FROM events WHERE stream_id = ? ORDER BY revision DESC LIMIT 1');
     this.filtered = new FilteredStatements(db);
+    this.allFollowers = new AllFollowers(db, this.filtered, this.signals, () => this.closed);
     this.lastPosition = db.prepare('SELECT max(position) AS position FROM events');
     // Without a LIMIT to bind: SQLite re-prepares a statement whose bound LIMIT changes the plan.
     this.streamAllAfter = db.prepare('SELECT * FROM events WHERE stream_id = ? AND revision > ? ORDER BY revision');
@@ -144,7 +152,9 @@ export class SqliteEventStore implements EventStore {
 
   /** A commit, here or on the writer thread: its followers get the events from it, then everyone is woken. */
   private committed(appends: readonly CommittedAppend[]): void {
-    this.recent.recordAppends(appends, (streamId) => this.signals.hasWaiters(streamId));
+    // Built once when $all is followed, and shared with the streams' followers.
+    const events = this.allFollowers.committed(appends);
+    this.recent.recordAppends(appends, (streamId) => this.signals.hasWaiters(streamId), events ? (_, index) => events[index] : undefined);
     this.signals.wake([...new Set(appends.map((a) => a.streamId)), ALL_STREAMS]);
   }
 
@@ -200,36 +210,8 @@ export class SqliteEventStore implements EventStore {
     );
   }
 
-  /**
-   * Filtered in SQL. The matching rows and the log's last position are read in one snapshot, so
-   * after a short chunk everything up to that position has been seen: that is the checkpoint.
-   */
-  async *subscribeToAllFiltered({ filter, after, signal }: FilteredSubscribeOptions): AsyncGenerator<AllSubscriptionItem> {
-    const chunk = this.filtered.get(filter, String(READ_CHUNK));
-    const readChunk = this.db.transaction((from: number) => ({
-      rows: chunk.all(from),
-      head: this.lastPosition.get()?.position ?? 0,
-    }));
-    let cursor = after ?? 0;
-    while (!this.closed && !signal?.aborted) {
-      const wait = this.signals.wait(ALL_STREAMS, signal);
-      try {
-        const { rows, head } = this.reading(() => readChunk(cursor));
-        for (const row of rows) {
-          yield { kind: 'event', event: toStored(row) };
-          cursor = row.position;
-          if (signal?.aborted) return;
-        }
-        if (rows.length === READ_CHUNK) continue;
-        if (head > cursor) {
-          cursor = head;
-          yield { kind: 'checkpoint', position: head };
-        }
-        await wait.promise;
-      } finally {
-        wait.cancel();
-      }
-    }
+  subscribeToAllFiltered(options: FilteredSubscribeOptions): AsyncIterable<AllSubscriptionItem> {
+    return this.allFollowers.follow(options);
   }
 
   private async *follow(

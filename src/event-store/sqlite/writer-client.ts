@@ -41,6 +41,8 @@ export class WriterClient {
     private readonly data: WriterData,
     /** Called once per commit with the appends it stored, after their promises settled. */
     private readonly committed: (appends: CommittedAppend[]) => void,
+    /** Called when a thread dies: it may have committed appends nobody was told of. */
+    private readonly lost: () => void = () => undefined,
   ) {}
 
   append(streamId: string, rows: EventRowIn[], expected: ExpectedRevision): Promise<AppendResult> {
@@ -95,6 +97,7 @@ export class WriterClient {
     worker.on('error', (error) => (failure = error));
     worker.on('exit', (code) => {
       if (this.worker === worker) this.worker = null;
+      this.lost();
       const reason = failure ? failure.message : `exit code ${code}`;
       const lost = [...this.pending.values()];
       this.pending.clear();

@@ -32,23 +32,24 @@ export async function openReadModelFile(path: string, set: ProjectionSetName, mo
     }
   }
   const { file, lock } = lockReadModelFile(path);
-  let writer: ProjectorClient | undefined;
+  const writer = await ProjectorClient.start({ file, projections: set }).catch((error: unknown) => {
+    lock.close();
+    throw error;
+  });
   try {
-    writer = await ProjectorClient.start({ file, projections: set });
     const db = connectReadModelFile(file);
-    const thread = writer;
-    return {
-      db,
-      writer: thread,
-      async close() {
-        await thread.close();
-        db.close();
-        lock.close();
-      },
+    const close = async () => {
+      await writer.close();
+      db.close();
+      lock.close();
     };
+    return { db, writer, close };
   } catch (error) {
-    await writer?.close();
+    await writer.close();
     lock.close();
     throw error;
   }
 }
+
+/** How the file is written, for the log line at start. */
+export const writtenBy = (mode: 'thread' | 'inline') => (mode === 'thread' ? 'written by the projector thread' : 'written on the event loop');

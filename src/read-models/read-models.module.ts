@@ -19,13 +19,10 @@ import { SearchExecutionsHandler } from './executions/search-executions.handler'
 import { Projector } from './projector';
 import { ReadConsistency } from './read-consistency';
 import { READ_MODEL_DB } from './read-model-database';
-import { READ_MODEL_FILE, ReadModelFile, openReadModelFile } from './read-model-file';
+import { READ_MODEL_FILE, ReadModelFile, openReadModelFile, writtenBy } from './read-model-file';
 import { WriteWatermark } from './write-watermark';
 import { TenantTokensHandler, UsageSummaryHandler } from './usage/usage-summary.handler';
 import { UsageReadModel } from './usage/usage.read-model';
-
-/** For the log line at start. */
-export const writtenBy = (config: Config) => (config.readModelWriter === 'thread' ? 'written by the projector thread' : 'written on the event loop');
 
 /** A query over the tables the projector creates: Nest builds it after the projector. */
 const afterProjector = <T>(build: (db: Database.Database) => T) => ({
@@ -47,7 +44,7 @@ const afterProjector = <T>(build: (db: Database.Database) => T) => ({
       inject: [CONFIG, EVENT_STORE],
       useFactory: async (config: Config) => {
         const file = await openReadModelFile(config.readModelPath, 'main', config.readModelWriter);
-        new Logger('ReadModels').log(`read models at ${config.readModelPath} (${writtenBy(config)})`);
+        new Logger('ReadModels').log(`read models at ${config.readModelPath} (${writtenBy(config.readModelWriter)})`);
         return file;
       },
     },

@@ -7,8 +7,7 @@ import { WEBHOOK_STREAM_PREFIX } from '../../webhooks/domain/webhook-events';
 import { Projector } from '../projector';
 import { ReadConsistency } from '../read-consistency';
 import type { WriteWatermark } from '../write-watermark';
-import { ReadModelFile, openReadModelFile } from '../read-model-file';
-import { writtenBy } from '../read-models.module';
+import { ReadModelFile, openReadModelFile, writtenBy } from '../read-model-file';
 import { WebhookWriteWatermark } from './webhook-write-watermark';
 import { CountWebhooksHandler, GetWebhookHandler, ListDeliveriesHandler, ListWebhooksHandler } from './webhooks.handlers';
 import { WebhooksReadModel } from './webhooks.read-model';
@@ -34,7 +33,7 @@ export const webhooksReadModelPath = (readModelPath: string) => `${readModelPath
       useFactory: async (config: Config) => {
         const path = webhooksReadModelPath(config.readModelPath);
         const file = await openReadModelFile(path, 'webhooks', config.readModelWriter);
-        new Logger('ReadModels').log(`webhooks read model at ${path} (${writtenBy(config)})`);
+        new Logger('ReadModels').log(`webhooks read model at ${path} (${writtenBy(config.readModelWriter)})`);
         return file;
       },
     },

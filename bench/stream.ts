@@ -4,6 +4,7 @@
  *
  *   npm run bench:stream              100 executions per phase (~1 minute)
  *   npm run bench:stream -- --quick   10 executions, shorter latency phase (smoke test)
+ *   npm run bench:stream -- --paced   phase 4 only (the quickest A/B of the paced figures)
  *   npm run bench:stream -- --profile also writes a V8 CPU profile per server and prints its
  *                                     top self-time functions
  *   BENCH_SERVER_MAIN=/copy/dist/main.js  runs another build (A/B); it needs node_modules and
@@ -30,6 +31,7 @@ import { PhaseResult, ScriptStep, runPhase, reportRuns } from './lib/streaming-r
 const args = new Set(process.argv.slice(2));
 const QUICK = args.has('--quick');
 const PROFILE = args.has('--profile');
+const PACED_ONLY = args.has('--paced');
 const EXECUTIONS = QUICK ? 10 : 100;
 const DELTAS_PER_RUN = 1000;
 const LATENCY_SECONDS = QUICK ? 3 : 10;
@@ -74,7 +76,6 @@ function cpuLines(cpu: ReturnType<CpuWindow['stop']>, deltas: number): void {
 }
 
 async function main(): Promise<void> {
-  let ok = true;
   console.log(`Runledger stream benchmark${QUICK ? ' (--quick)' : ''}: ${EXECUTIONS} executions per phase, node ${process.version}, ${cpus().length} CPUs`);
   console.log(
     `Load average before start: ${loadavg()
@@ -83,6 +84,13 @@ async function main(): Promise<void> {
   );
   if (process.env.BENCH_SERVER_MAIN) console.log(`Server build: ${process.env.BENCH_SERVER_MAIN} (BENCH_SERVER_MAIN)`);
   console.log('Server: node dist/main.js as a child process, fresh SQLite file per phase (WAL, synchronous=FULL), LOG_LEVEL=warn');
+  const ok = PACED_ONLY ? await pacedPhase() : await allPhases();
+  if (profileDir) console.log(`\nCPU profiles kept in ${profileDir}`);
+  if (!ok) process.exitCode = 1;
+}
+
+async function allPhases(): Promise<boolean> {
+  let ok = true;
 
   // 1. Baseline
   console.log('\n1. Baseline: raw better-sqlite3 inserts, WAL, synchronous=FULL, 50 rows per transaction');
@@ -153,9 +161,7 @@ async function main(): Promise<void> {
     cpuLines(usage, EXECUTIONS * texts);
     ok = reportRuns(result.runs, texts) && ok;
   });
-  ok = (await pacedPhase()) && ok;
-  if (profileDir) console.log(`\nCPU profiles kept in ${profileDir}`);
-  if (!ok) process.exitCode = 1;
+  return (await pacedPhase()) && ok;
 }
 
 interface PacedFigures {

@@ -16,26 +16,44 @@ export interface Wait {
 
 export class WakeHub {
   private readonly waiters = new Map<Channel, Set<() => void>>();
+  /**
+   * The waits to end when a signal aborts, behind one listener per signal: a follower waits once
+   * per commit, and an abort listener added and removed each time costs more than the wait.
+   */
+  private readonly onAbort = new WeakMap<AbortSignal, Set<() => void>>();
 
   /** Register before reading, so a commit between the read and the wait still wakes the reader. */
   wait(channel: Channel, signal?: AbortSignal): Wait {
-    let wake!: () => void;
-    const promise = new Promise<void>((resolve) => (wake = resolve));
+    let resolve!: () => void;
+    const promise = new Promise<void>((r) => (resolve = r));
+    if (signal?.aborted) {
+      resolve();
+      return { promise, cancel: () => undefined };
+    }
     const set = this.waiters.get(channel) ?? new Set();
     this.waiters.set(channel, set);
+    const aborts = signal && this.abortsOf(signal);
     const cancel = (): void => {
       set.delete(wake);
       if (set.size === 0 && this.waiters.get(channel) === set) this.waiters.delete(channel);
-      signal?.removeEventListener('abort', onAbort);
+      aborts?.delete(wake);
     };
-    const onAbort = (): void => {
+    const wake = (): void => {
       cancel();
-      wake();
+      resolve();
     };
     set.add(wake);
-    signal?.addEventListener('abort', onAbort, { once: true });
-    void promise.then(cancel);
+    aborts?.add(wake);
     return { promise, cancel };
+  }
+
+  private abortsOf(signal: AbortSignal): Set<() => void> {
+    const known = this.onAbort.get(signal);
+    if (known) return known;
+    const aborts = new Set<() => void>();
+    signal.addEventListener('abort', () => [...aborts].forEach((wake) => wake()), { once: true });
+    this.onAbort.set(signal, aborts);
+    return aborts;
   }
 
   wake(channels: Iterable<Channel>): void {

@@ -8,9 +8,17 @@ export interface WriterData {
   windowMs: number;
 }
 
+export interface AppendRequest {
+  id: number;
+  streamId: string;
+  expected: ExpectedRevision;
+  rows: EventRowIn[];
+}
+
 /** From the event loop to the writer thread; one port, so they arrive in the order sent. */
 export type WriterRequest =
-  | { kind: 'append'; id: number; streamId: string; expected: ExpectedRevision; rows: EventRowIn[] }
+  /** Appends asked for together (writer-client.ts), in the order they were asked for. */
+  | { kind: 'appends'; appends: AppendRequest[] }
   /** Fault tests only: a pragma on the write connection (`max_page_count`, `query_only`). */
   | { kind: 'pragma'; sql: string }
   /** Fault tests only: end the thread right after the next commit, before acknowledging it. */

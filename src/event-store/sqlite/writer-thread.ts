@@ -49,17 +49,17 @@ commits.onCommit = (appends, events) => void sizes.push({ appends, events });
 
 port.on('message', (request: WriterRequest) => {
   switch (request.kind) {
-    case 'append': {
-      const { id, streamId, expected, rows } = request;
-      commits.enqueue({
-        streamId,
-        expected,
-        rows,
-        resolve: (result) => settle({ id, result }),
-        reject: (error) => settle({ id, failure: failureOf(error) }),
-      });
+    case 'appends':
+      for (const { id, streamId, expected, rows } of request.appends) {
+        commits.enqueue({
+          streamId,
+          expected,
+          rows,
+          resolve: (result) => settle({ id, result }),
+          reject: (error) => settle({ id, failure: failureOf(error) }),
+        });
+      }
       return;
-    }
     case 'pragma':
       db.pragma(request.sql);
       return;

@@ -3,6 +3,7 @@ import { Provider, ProviderFailure, ProviderManifest, ProviderOutcome, ProviderR
 import { addUsage } from '../../executions/domain/execution-usage';
 import { SCRIPTED_MANIFEST } from './scripted-manifest';
 import { ScriptStep, ScriptedConfig, scriptedConfigProblem } from './scripted-config';
+import { RunDelays } from './run-delays';
 
 /** Splits after each space: "hello brave" gives "hello ", "brave". */
 const echoSteps = (text: string): ScriptStep[] => text.split(/(?<= )/).map((chunk) => ({ type: 'text', text: chunk }));
@@ -26,43 +27,48 @@ export class ScriptedProvider implements Provider {
     const steps = config.script ?? echoSteps(run.input.text);
     const deltas: string[] = [];
     let usage = null as ProviderOutcome['usage'];
-    for (const step of steps) {
-      switch (step.type) {
-        case 'text':
-          deltas.push(step.text);
-          await run.emitText(step.text);
-          break;
-        case 'delay':
-          await sleep(step.ms, undefined, { signal: run.signal });
-          break;
-        case 'action': {
-          const response = await run.requireAction({
-            kind: step.kind,
-            prompt: step.prompt,
-            inputSchema: step.inputSchema ?? null,
-            tool: null,
-            timeoutMs: step.timeoutMs,
-          });
-          if (step.kind === 'approval' && response.decision === 'deny') {
-            throw new ProviderFailure('ACTION_DENIED', `approval denied: ${step.prompt}`);
+    const delays = new RunDelays(run.signal);
+    try {
+      for (const step of steps) {
+        switch (step.type) {
+          case 'text':
+            deltas.push(step.text);
+            await run.emitText(step.text);
+            break;
+          case 'delay':
+            await delays.wait(step.ms);
+            break;
+          case 'action': {
+            const response = await run.requireAction({
+              kind: step.kind,
+              prompt: step.prompt,
+              inputSchema: step.inputSchema ?? null,
+              tool: null,
+              timeoutMs: step.timeoutMs,
+            });
+            if (step.kind === 'approval' && response.decision === 'deny') {
+              throw new ProviderFailure('ACTION_DENIED', `approval denied: ${step.prompt}`);
+            }
+            break;
           }
-          break;
-        }
-        case 'artifact':
-          await run.createArtifact({ name: step.name, mediaType: step.mediaType, uri: step.uri, metadata: step.metadata });
-          break;
-        case 'providerEvent':
-          await run.emitEvent(step.name, step.payload ?? {});
-          break;
-        case 'fail':
-          throw new ProviderFailure('PROVIDER_ERROR', step.message);
-        case 'usage': {
-          const spent = { inputTokens: step.inputTokens, outputTokens: step.outputTokens };
-          usage = addUsage(usage, spent);
-          await run.reportUsage(spent);
-          break;
+          case 'artifact':
+            await run.createArtifact({ name: step.name, mediaType: step.mediaType, uri: step.uri, metadata: step.metadata });
+            break;
+          case 'providerEvent':
+            await run.emitEvent(step.name, step.payload ?? {});
+            break;
+          case 'fail':
+            throw new ProviderFailure('PROVIDER_ERROR', step.message);
+          case 'usage': {
+            const spent = { inputTokens: step.inputTokens, outputTokens: step.outputTokens };
+            usage = addUsage(usage, spent);
+            await run.reportUsage(spent);
+            break;
+          }
         }
       }
+    } finally {
+      delays.close();
     }
     // No usage step: nothing reported, null (docs/api.md#the-scripted-provider).
     return { text: deltas.length > 0 ? deltas.join('') : null, usage };

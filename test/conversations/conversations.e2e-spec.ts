@@ -26,6 +26,18 @@ describe('conversations (docs/api.md#conversations)', () => {
       expect(JSON.stringify(got.body.metadata)).toBe(JSON.stringify(metadata));
     });
 
+    it('keeps metadata keys named like Object methods, and drops __proto__, constructor and prototype at any depth', async () => {
+      const sent =
+        '{"metadata":{"toString":"x","valueOf":{"hasOwnProperty":1},"__proto__":{"polluted":1},"nested":{"constructor":{"prototype":{"polluted":1}},"list":[{"prototype":2,"ok":3}]}}}';
+      const res = await create(sent);
+      expect(res.status).toBe(201);
+      const expected = '{"toString":"x","valueOf":{"hasOwnProperty":1},"nested":{"list":[{"ok":3}]}}';
+      expect(JSON.stringify(res.body.metadata)).toBe(expected);
+      const got = await api(app.baseUrl, 'GET', `/v1/conversations/${res.body.id}`);
+      expect(JSON.stringify(got.body.metadata)).toBe(expected);
+      expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    });
+
     it('an absent title is null and absent metadata is {}', async () => {
       const res = await create({});
       expect(res.status).toBe(201);

@@ -1,7 +1,7 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsObject, IsOptional, IsString } from 'class-validator';
+import { IsOptional, IsString } from 'class-validator';
 import { ConcurrencyPolicy } from '../../common/concurrency-policy';
-import { CodePointLength } from '../../common/validation';
+import { CodePointLength, FreeFormObject } from '../../common/validation';
 import { ConcurrencyField } from './concurrency.field';
 
 export class CreateConversationDto {
@@ -13,7 +13,7 @@ export class CreateConversationDto {
 
   @ApiPropertyOptional({ type: 'object', additionalProperties: true, nullable: true, description: 'Any JSON object; default {}' })
   @IsOptional()
-  @IsObject({ message: 'metadata must be an object' })
+  @FreeFormObject({ message: 'metadata must be an object' })
   metadata?: Record<string, unknown> | null;
 
   @ConcurrencyField('The default `concurrency` of its executions (an execution may override it). Default parallel')

@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsArray, IsDefined, IsInt, IsNotEmpty, IsObject, IsOptional, IsString, Matches, Max, Min, ValidateNested } from 'class-validator';
-import { CodePointLength } from '../../common/validation';
+import { CodePointLength, FreeFormObject } from '../../common/validation';
 import { ConcurrencyPolicy } from '../../common/concurrency-policy';
 import { ConcurrencyField } from '../../conversations/http/concurrency.field';
 import { MAX_TIMEOUT_MS } from '../domain/execution-deadlines';
@@ -64,7 +64,7 @@ export class StartExecutionDto {
     description: 'Provider-specific, checked by the provider (for `scripted`: script, cleanup, cleanupDelayMs). Default {}',
   })
   @IsOptional()
-  @IsObject({ message: 'config must be an object' })
+  @FreeFormObject({ message: 'config must be an object' })
   config?: Record<string, unknown> | null;
 
   @ApiPropertyOptional({

@@ -24,8 +24,10 @@ const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null 
 const isInt = (v: unknown, min: number, max: number) => Number.isInteger(v) && (v as number) >= min && (v as number) <= max;
 const nonEmptyString = (v: unknown) => typeof v === 'string' && v.length > 0;
 
+type Check = (v: unknown, step: Json) => string | null | Promise<string | null>;
+
 /** Per step type: its allowed keys, and a check of each present key returning a problem or null. */
-const STEP_RULES: Record<string, { required: string[]; checks: Record<string, (v: unknown, step: Json) => string | null | Promise<string | null>> }> = {
+const STEP_RULES: Record<string, { required: string[]; checks: Record<string, Check> }> = {
   text: { required: ['text'], checks: { text: (v) => (nonEmptyString(v) ? null : 'must be a non-empty string') } },
   delay: { required: ['ms'], checks: { ms: (v) => (isInt(v, 0, 60000) ? null : 'must be an integer from 0 to 60000') } },
   action: {
@@ -69,21 +71,42 @@ const STEP_RULES: Record<string, { required: string[]; checks: Record<string, (v
   },
 };
 
-async function stepProblem(step: unknown, where: string): Promise<string | null> {
-  if (!isObject(step)) return `${where} must be an object`;
+/** Each step type's checks as [key, check] pairs, in the order their problems are reported. */
+const STEP_CHECKS = new Map(Object.entries(STEP_RULES).map(([type, rules]) => [type, Object.entries(rules.checks)]));
+
+/**
+ * A step's first problem, or null; a promise only for a check that needs one (an inputSchema), so
+ * a script of thousands of plain steps is checked without a promise or a string per step.
+ */
+function stepProblem(step: unknown, where: () => string): string | null | Promise<string | null> {
+  if (!isObject(step)) return `${where()} must be an object`;
   const rules = typeof step.type === 'string' ? STEP_RULES[step.type] : undefined;
-  if (!rules) return `${where}.type must be one of ${Object.keys(STEP_RULES).join(', ')}`;
+  if (!rules) return `${where()}.type must be one of ${Object.keys(STEP_RULES).join(', ')}`;
   for (const key of Object.keys(step)) {
-    if (key !== 'type' && !(key in rules.checks)) return `${where}.${key} is not a known field of a ${String(step.type)} step`;
+    if (key !== 'type' && !(key in rules.checks)) return `${where()}.${key} is not a known field of a ${String(step.type)} step`;
   }
   for (const key of rules.required) {
-    if (step[key] === undefined || step[key] === null) return `${where}.${key} is required`;
+    if (step[key] === undefined || step[key] === null) return `${where()}.${key} is required`;
   }
-  for (const [key, check] of Object.entries(rules.checks)) {
+  const checks = STEP_CHECKS.get(step.type as string)!;
+  for (let i = 0; i < checks.length; i++) {
+    const [key, check] = checks[i];
     // null means "left out" in requests (docs/api.md#conventions).
     if (step[key] === undefined || step[key] === null) continue;
-    const problem = await check(step[key], step);
-    if (problem) return `${where}.${key} ${problem}`;
+    const problem = check(step[key], step);
+    if (problem instanceof Promise) return laterChecks(problem, step, checks, i, where);
+    if (problem) return `${where()}.${key} ${problem}`;
+  }
+  return null;
+}
+
+/** The rest of stepProblem once a check answered with a promise: the same checks, awaited in order. */
+async function laterChecks(first: Promise<string | null>, step: Json, checks: [string, Check][], from: number, where: () => string): Promise<string | null> {
+  for (let i = from; i < checks.length; i++) {
+    const [key, check] = checks[i];
+    if (i > from && (step[key] === undefined || step[key] === null)) continue;
+    const problem = await (i === from ? first : check(step[key], step));
+    if (problem) return `${where()}.${key} ${problem}`;
   }
   return null;
 }
@@ -97,7 +120,8 @@ export async function scriptedConfigProblem(config: Json): Promise<string | null
   if (script !== undefined && script !== null) {
     if (!Array.isArray(script)) return 'config.script must be an array of steps';
     for (let i = 0; i < script.length; i++) {
-      const problem = await stepProblem(script[i], `config.script[${i}]`);
+      const found = stepProblem(script[i], () => `config.script[${i}]`);
+      const problem = found instanceof Promise ? await found : found;
       if (problem) return problem;
     }
   }

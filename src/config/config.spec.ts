@@ -8,6 +8,7 @@ describe('configuration', () => {
       eventStore: 'sqlite',
       sqlitePath: './data/runledger.db',
       sqliteWriter: 'thread',
+      postgresWriter: 'thread',
       readModelWriter: 'thread',
       bodyLimitBytes: 1024 * 1024,
     });
@@ -16,6 +17,11 @@ describe('configuration', () => {
   it('runs SQLite commits on a writer thread unless SQLITE_WRITER=inline', () => {
     expect(loadConfig({ SQLITE_WRITER: 'inline' }).sqliteWriter).toBe('inline');
     expect(() => loadConfig({ SQLITE_WRITER: 'both' })).toThrow('SQLITE_WRITER must be one of thread, inline (got "both")');
+  });
+
+  it('runs PostgreSQL appends on a writer thread unless POSTGRES_WRITER=inline', () => {
+    expect(loadConfig({ POSTGRES_WRITER: 'inline' }).postgresWriter).toBe('inline');
+    expect(() => loadConfig({ POSTGRES_WRITER: 'pool' })).toThrow('POSTGRES_WRITER must be one of thread, inline (got "pool")');
   });
 
   it('runs the projections on the projector thread unless READ_MODEL_WRITER=inline', () => {

@@ -16,6 +16,8 @@ export interface Config {
   sqlitePath: string;
   /** SQLITE_WRITER: where SQLite commits run, a writer thread (the default) or the event loop. */
   sqliteWriter: 'thread' | 'inline';
+  /** POSTGRES_WRITER: where PostgreSQL appends run, a writer thread (the default) or the event loop. */
+  postgresWriter: 'thread' | 'inline';
   /** READ_MODEL_WRITER: where the projections' transactions run, the projector thread (the default) or the event loop. */
   readModelWriter: 'thread' | 'inline';
   /** The read models' own SQLite file (disposable: deleting it rebuilds them from the events). */
@@ -157,6 +159,7 @@ export function loadConfig(env: Env = process.env): Config {
     eventStore,
     sqlitePath,
     sqliteWriter: oneOf(env, 'SQLITE_WRITER', ['thread', 'inline'] as const, 'thread', problems),
+    postgresWriter: oneOf(env, 'POSTGRES_WRITER', ['thread', 'inline'] as const, 'thread', problems),
     readModelWriter: oneOf(env, 'READ_MODEL_WRITER', ['thread', 'inline'] as const, 'thread', problems),
     readModelPath: env.READ_MODEL_PATH || defaultReadModelPath(eventStore, sqlitePath),
     eventStoreDbConnectionString: connection,

@@ -27,8 +27,10 @@ function redactedUrl(url: string): string {
 async function openAdapter(config: Config): Promise<EventStore> {
   const logger = new Logger('EventStore');
   if (config.eventStore === 'postgres') {
-    const store = await PostgresEventStore.connect(config.databaseUrl!);
-    logger.log(`using PostgreSQL at ${redactedUrl(config.databaseUrl!)}`);
+    const store = await PostgresEventStore.connect(config.databaseUrl!, { writer: config.postgresWriter });
+    logger.log(
+      `using PostgreSQL at ${redactedUrl(config.databaseUrl!)} (${config.postgresWriter === 'thread' ? 'appends on a writer thread' : 'appends on the event loop'})`,
+    );
     return store;
   }
   if (config.eventStore === 'eventstoredb') {

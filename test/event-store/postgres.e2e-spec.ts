@@ -18,6 +18,10 @@ if (!adminUrl) {
   });
 } else {
   describeEventStoreContract('postgres', async () => PostgresEventStore.connect(await createDatabase(adminUrl, 'contract')));
+  // The server's way (POSTGRES_WRITER=thread): the same rules with the appends on a writer thread.
+  describeEventStoreContract('postgres (writer thread)', async () =>
+    PostgresEventStore.connect(await createDatabase(adminUrl, 'contract_thread'), { writer: 'thread' }),
+  );
 
   describe('PostgresEventStore', () => {
     let url: string;

@@ -3,7 +3,12 @@ import { dirname, join, relative, resolve } from 'node:path';
 import * as ts from 'typescript';
 
 /** The worker scripts of src/ (started with src/common/spawn-worker.ts). */
-const WORKERS = ['src/event-store/sqlite/writer-thread.ts', 'src/read-models/projector-thread.ts', 'src/common/json-schema/schema-worker.ts'];
+const WORKERS = [
+  'src/event-store/sqlite/writer-thread.ts',
+  'src/event-store/postgres/writer-thread.ts',
+  'src/read-models/projector-thread.ts',
+  'src/common/json-schema/schema-worker.ts',
+];
 
 /**
  * Under jest only TypeScript sources exist, and a worker would register ts-node itself at every

@@ -22,14 +22,26 @@ import { asStoreUnavailable } from './postgres-errors';
 import { AllChunk, countAllAfter, readAllChunk, readStreamAfter, readStreamHead, readStreamTenant } from './reads';
 import { migrate } from './schema';
 import { SubscriptionContext, followAll, followStream } from './subscriptions';
-import { RecentEvents } from '../recent-events';
+import { CommittedAppend, RecentEvents } from '../recent-events';
 import { WakeHub, sleep } from '../wake-hub';
+import { WriterClient } from '../writer-client';
+import { spawnWorker } from '../../common/spawn-worker';
+import type { PostgresWriterData } from './writer-thread';
 
 export interface PostgresEventStoreOptions {
   /** Connections in the pool shared by reads and subscriptions (appends and the listener have their own). */
   poolSize?: number;
   connectTimeoutMs?: number;
+  /**
+   * `thread`: a writer thread owns the append connection and its group commit
+   * (docs/design.md#the-postgresql-writer-thread); `inline` (the default here): this thread does.
+   * The server uses POSTGRES_WRITER, `thread` unless set.
+   */
+  writer?: 'thread' | 'inline';
 }
+
+/** Where appends go: the group commit on this thread (with its own connection), or the writer thread. */
+type Writer = { kind: 'inline'; pool: Pool; commits: GroupCommit } | { kind: 'thread'; client: WriterClient };
 
 /** How long readAll and headPosition wait for this instance's own acknowledged appends to become readable. */
 const OWN_WRITES_WAIT_MS = 500;
@@ -54,8 +66,7 @@ export class PostgresEventStore implements EventStore {
   readonly instances: PostgresInstances;
   private readonly hub = new WakeHub();
   private readonly recent = new RecentEvents();
-  private readonly commits: GroupCommit;
-  private readonly appendPool: Pool;
+  private readonly writer: Writer;
   private readonly notifications: PgNotifications;
   private readonly closing = new AbortController();
   private readonly context: SubscriptionContext;
@@ -66,6 +77,7 @@ export class PostgresEventStore implements EventStore {
     private readonly pool: Pool,
     config: PoolConfig,
     private readonly xidBase: bigint,
+    writer: 'thread' | 'inline',
   ) {
     setMaxListeners(0, this.closing.signal);
     this.instances = new PostgresInstances(pool);
@@ -76,14 +88,25 @@ export class PostgresEventStore implements EventStore {
       recent: (streamId, after) => this.recent.after(streamId, after),
     };
     this.notifications = new PgNotifications(config, pool, this.hub, xidBase, this.recent);
-    // One connection: the group commit runs one transaction at a time.
-    this.appendPool = new Pool({ ...config, max: 1 });
-    this.appendPool.on('error', () => undefined);
-    this.commits = new GroupCommit(this.appendPool, xidBase, (appends, last) => {
+    const committed = (appends: CommittedAppend[], last: number): void => {
       this.acknowledged = Math.max(this.acknowledged, last);
       this.recent.recordAppends(appends, (streamId) => this.hub.hasWaiters(streamId));
       this.notifications.committed(new Set(appends.map((a) => a.streamId)));
-    });
+    };
+    if (writer === 'thread') {
+      const workerData: PostgresWriterData = { config, xidBase };
+      const client = new WriterClient(
+        () => spawnWorker(__dirname, 'writer-thread', { workerData }),
+        'the PostgreSQL writer thread',
+        (appends) => committed(appends, Math.max(...appends.map((a) => a.result.position))),
+      );
+      this.writer = { kind: 'thread', client };
+    } else {
+      // One connection: the group commit runs one transaction at a time.
+      const pool = new Pool({ ...config, max: 1 });
+      pool.on('error', () => undefined);
+      this.writer = { kind: 'inline', pool, commits: new GroupCommit(pool, xidBase, committed) };
+    }
   }
 
   /** Connects, migrates and starts listening; a database that cannot be reached fails here, not at the first request. */
@@ -100,7 +123,7 @@ export class PostgresEventStore implements EventStore {
     let store: PostgresEventStore | undefined;
     try {
       const { xidBase } = await migrate(pool);
-      store = new PostgresEventStore(pool, config, xidBase);
+      store = new PostgresEventStore(pool, config, xidBase, options.writer ?? 'inline');
       await store.notifications.start();
       return store;
     } catch (error) {
@@ -117,7 +140,9 @@ export class PostgresEventStore implements EventStore {
     } catch (error) {
       return Promise.reject(error);
     }
-    return new Promise((resolve, reject) => this.commits.enqueue({ streamId, expected, ...checked, resolve, reject }));
+    if (this.writer.kind === 'thread') return this.writer.client.append(streamId, checked.rows, expected);
+    const { commits } = this.writer;
+    return new Promise((resolve, reject) => commits.enqueue({ streamId, expected, ...checked, resolve, reject }));
   }
 
   async readStream(streamId: string, options: ReadOptions = {}): Promise<StoredEvent[]> {
@@ -179,10 +204,11 @@ export class PostgresEventStore implements EventStore {
     if (this.closing.signal.aborted) return;
     // Appends already requested are committed, as the SQLite adapter does; new ones are refused.
     this.closing.abort();
-    await this.commits.drain();
+    if (this.writer.kind === 'thread') await this.writer.client.close();
+    else await this.writer.commits.drain();
     this.hub.wakeEveryone();
     await this.notifications.close();
-    await Promise.all([this.pool.end(), this.appendPool.end()]);
+    await Promise.all([this.pool.end(), this.writer.kind === 'inline' && this.writer.pool.end()]);
   }
 
   /**

@@ -20,7 +20,9 @@ import { ALL_STREAMS, WakeHub } from '../wake-hub';
 import { EventRow, FilteredStatements, toStored } from './event-rows';
 import { GroupCommit, toRows } from './group-commit';
 import { migrate } from './schema';
-import { WriterClient } from './writer-client';
+import { WriterClient } from '../writer-client';
+import { spawnWorker } from '../../common/spawn-worker';
+import type { SqliteWriterData } from './writer-thread';
 import { asStoreUnavailable } from '../sqlite-errors';
 
 export class EventStoreFileLockedError extends Error {
@@ -81,7 +83,8 @@ export class SqliteEventStore implements EventStore {
       ? {
           kind: 'thread',
           client: new WriterClient(
-            { ...thread, windowMs: WRITER_WINDOW_MS },
+            () => spawnWorker(__dirname, 'writer-thread', { workerData: { ...thread, windowMs: WRITER_WINDOW_MS } satisfies SqliteWriterData }),
+            'the SQLite writer thread',
             (appends) => this.committed(appends),
             () => this.allFollowers.lost(),
           ),

@@ -1,13 +1,11 @@
 import type { Worker } from 'node:worker_threads';
-import { spawnWorker } from '../../common/spawn-worker';
-import { AppendResult, ExpectedRevision, StoreUnavailableError, WrongExpectedRevisionError } from '../event-store';
-import type { EventRowIn } from './group-commit';
-import type { AppendRequest, WriterData, WriterFailure, WriterRequest, WriterResponse } from './writer-messages';
-import type { CommittedAppend } from '../recent-events';
+import { AppendResult, EncodedEvent, ExpectedRevision, StoreUnavailableError, WrongExpectedRevisionError } from './event-store';
+import type { AppendRequest, WriterFailure, WriterRequest, WriterResponse } from './writer-messages';
+import type { CommittedAppend } from './recent-events';
 
 interface Pending {
   streamId: string;
-  rows: EventRowIn[];
+  rows: EncodedEvent[];
   resolve(result: AppendResult): void;
   reject(error: Error): void;
 }
@@ -19,15 +17,16 @@ function errorOf(failure: WriterFailure): Error {
     case 'unavailable':
       return new StoreUnavailableError(failure.message, Object.assign(new Error(failure.causeMessage), { code: failure.code }));
     default:
-      return new Error(failure.message);
+      return Object.assign(new Error(failure.message), failure.code === undefined ? {} : { code: failure.code });
   }
 }
 
 /**
- * The event loop's side of the writer thread (writer-thread.ts): posts encoded appends and
- * settles each one from the thread's answer. A thread that dies leaves its appends' outcomes
- * unknown, so they are refused as `StoreUnavailableError` (the caller retries with the same
- * event ids: docs/design.md#the-sqlite-writer-thread), and the next append starts a new thread.
+ * The event loop's side of a writer thread (sqlite/writer-thread.ts, postgres/writer-thread.ts):
+ * posts encoded appends and settles each one from the thread's answer. A thread that dies leaves
+ * its appends' outcomes unknown, so they are refused as `StoreUnavailableError` (the caller
+ * retries with the same event ids: docs/design.md#the-sqlite-writer-thread), and the next append
+ * starts a new thread.
  */
 export class WriterClient {
   private worker: Worker | null = null;
@@ -44,14 +43,16 @@ export class WriterClient {
   onCommit: ((appends: number, events: number) => void) | null = null;
 
   constructor(
-    private readonly data: WriterData,
+    /** Starts a thread (unref'd here); `what` names it in errors ("the SQLite writer thread"). */
+    private readonly spawn: () => Worker,
+    private readonly what: string,
     /** Called once per commit with the appends it stored, after their promises settled. */
     private readonly committed: (appends: CommittedAppend[]) => void,
     /** Called when a thread dies: it may have committed appends nobody was told of. */
     private readonly lost: () => void = () => undefined,
   ) {}
 
-  append(streamId: string, rows: EventRowIn[], expected: ExpectedRevision): Promise<AppendResult> {
+  append(streamId: string, rows: EncodedEvent[], expected: ExpectedRevision): Promise<AppendResult> {
     if (this.closed) return Promise.reject(new Error('event store is closed'));
     const worker = this.thread();
     const id = this.nextId++;
@@ -104,7 +105,7 @@ export class WriterClient {
 
   private thread(): Worker {
     if (this.worker) return this.worker;
-    const worker = spawnWorker(__dirname, 'writer-thread', { workerData: this.data });
+    const worker = this.spawn();
     worker.unref();
     let failure: Error | null = null;
     worker.on('message', (message: WriterResponse) => {
@@ -119,7 +120,7 @@ export class WriterClient {
       this.pending.clear();
       this.outbox = [];
       for (const pending of lost) {
-        pending.reject(new StoreUnavailableError(`the SQLite writer thread stopped (${reason}); the append may or may not be stored`, failure ?? undefined));
+        pending.reject(new StoreUnavailableError(`${this.what} stopped (${reason}); the append may or may not be stored`, failure ?? undefined));
       }
     });
     this.worker = worker;

@@ -3,6 +3,7 @@ import { HttpAdapterHost, ModuleRef } from '@nestjs/core';
 import type { FastifyInstance } from 'fastify';
 import { EVENT_STORE, EventStore } from '../event-store/event-store';
 import { EventStoreGateway } from '../event-store/event-store-gateway';
+import { PostgresEventStore } from '../event-store/postgres/postgres-event-store';
 import { SqliteEventStore } from '../event-store/sqlite/sqlite-event-store';
 import { SseConnections } from '../http/sse-connections';
 import { routeTemplate } from '../http/route-template';
@@ -31,7 +32,7 @@ export class MetricsModule implements OnModuleInit {
     if (store instanceof EventStoreGateway) {
       store.observe(new AppendMetrics(metrics));
       const adapter = store.inner;
-      if (adapter instanceof SqliteEventStore) {
+      if (adapter instanceof SqliteEventStore || adapter instanceof PostgresEventStore) {
         adapter.onCommit = (appends, events) => {
           metrics.groupCommitAppends.observe(appends);
           metrics.groupCommitEvents.observe(events);

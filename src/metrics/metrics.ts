@@ -53,14 +53,14 @@ export class Metrics {
 
   readonly groupCommitAppends = new Histogram({
     name: 'runledger_group_commit_appends',
-    help: 'Appends committed together in one SQLite transaction',
+    help: 'Appends committed together in one transaction (SQLite or PostgreSQL)',
     buckets: [1, 2, 5, 10, 25, 50, 100, 250, 500],
     registers: [this.registry],
   });
 
   readonly groupCommitEvents = new Histogram({
     name: 'runledger_group_commit_events',
-    help: 'Events committed together in one SQLite transaction',
+    help: 'Events committed together in one transaction (SQLite or PostgreSQL)',
     buckets: [1, 5, 10, 50, 100, 500, 1000, 5000],
     registers: [this.registry],
   });

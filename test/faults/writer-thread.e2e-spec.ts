@@ -1,15 +1,15 @@
 import { EVENT_STORE, EventStore } from '../../src/event-store/event-store';
 import { EventStoreGateway } from '../../src/event-store/event-store-gateway';
-import { SqliteEventStore } from '../../src/event-store/sqlite/sqlite-event-store';
-import { createConversation, describeOnSqlite, readSse, RunningApp, startApp, startExecution, waitForExecution } from '../support/app-harness';
+import { createConversation, onPostgres, readSse, RunningApp, startApp, startExecution, waitForExecution } from '../support/app-harness';
 import { replay } from '../support/execution-helpers';
 import { countRefusals } from '../support/store-faults';
 
 /**
- * The SQLite writer thread dying under streaming executions, through real HTTP: the appends it
+ * The writer thread dying under streaming executions, through real HTTP — SQLite's in the first
+ * pass of `npm test`, PostgreSQL's in the second: the appends it
  * held are refused as of unknown outcome, the runner retries them with the same event ids, and
  * every run ends by the usual rules with each delta stored once and no hole
- * (docs/design.md#the-sqlite-writer-thread).
+ * (docs/design.md#the-sqlite-writer-thread, docs/design.md#the-postgresql-writer-thread).
  */
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -19,14 +19,14 @@ const script = (label: string) =>
 const textsOf = (steps: Record<string, unknown>[]) => steps.filter((s) => s.type === 'text').map((s) => s.text as string);
 const deltas = (events: any[]) => events.filter((e) => e.type === 'output.text.delta').map((e) => e.data.delta);
 
-describeOnSqlite('the SQLite writer thread dying while executions stream', () => {
+describe(`the ${onPostgres ? 'PostgreSQL' : 'SQLite'} writer thread dying while executions stream`, () => {
   let app: RunningApp;
   afterEach(() => app?.close());
 
   it('every run completes with each delta once and no hole; SSE clients see exactly the stored events', async () => {
     app = await startApp({ storeRetryMs: 30_000, logLevel: 'silent' });
     const gateway = app.app.get<EventStore>(EVENT_STORE) as EventStoreGateway;
-    const store = gateway.inner as SqliteEventStore;
+    const store = gateway.inner as EventStore & { crashWriterAfterNextCommit(): void };
     const conversationId = await createConversation(app.baseUrl);
     const scripts = Array.from({ length: 4 }, (_, k) => script(`r${k}`));
     const ids: string[] = [];

@@ -1,4 +1,4 @@
-import { api, onPostgres, readSse, useApp } from '../support/app-harness';
+import { api, readSse, useApp } from '../support/app-harness';
 
 /** `/metrics` in Prometheus' text format, moving with requests and appends. */
 describe('metrics', () => {
@@ -47,8 +47,8 @@ describe('metrics', () => {
     expect(after('runledger_events_appended_total') - before('runledger_events_appended_total')).toBeGreaterThanOrEqual(9);
     expect(after('runledger_executions_started_total{provider="scripted"}') - before('runledger_executions_started_total{provider="scripted"}')).toBe(2);
     expect(after('runledger_executions_ended_total{status="completed",provider="scripted"}')).toBeGreaterThanOrEqual(1);
-    // Group commit across executions is SQLite's (PostgreSQL's batches are its adapter's own).
-    if (!onPostgres) expect(after('runledger_group_commit_appends_count')).toBeGreaterThan(before('runledger_group_commit_appends_count'));
+    // Both stores group-commit and report each commit's size.
+    expect(after('runledger_group_commit_appends_count')).toBeGreaterThan(before('runledger_group_commit_appends_count'));
     expect(after('runledger_append_duration_seconds_count')).toBeGreaterThan(0);
     expect(after('runledger_sse_streams_open')).toBe(1);
     expect(after('runledger_projection_lag_events{projection="executions"}')).toBe(0);

@@ -67,6 +67,8 @@ export class PostgresEventStore implements EventStore {
   private readonly hub = new WakeHub();
   private readonly recent = new RecentEvents();
   private readonly writer: Writer;
+  /** Told the size of each group commit (metrics). */
+  onCommit: ((appends: number, events: number) => void) | null = null;
   private readonly notifications: PgNotifications;
   private readonly closing = new AbortController();
   private readonly context: SubscriptionContext;
@@ -92,6 +94,7 @@ export class PostgresEventStore implements EventStore {
       this.acknowledged = Math.max(this.acknowledged, last);
       this.recent.recordAppends(appends, (streamId) => this.hub.hasWaiters(streamId));
       this.notifications.committed(new Set(appends.map((a) => a.streamId)));
+      this.onCommit?.(appends.length, appends.reduce((n, a) => n + a.rows.length, 0));
     };
     if (writer === 'thread') {
       const workerData: PostgresWriterData = { config, xidBase };
@@ -143,6 +146,12 @@ export class PostgresEventStore implements EventStore {
     if (this.writer.kind === 'thread') return this.writer.client.append(streamId, checked.rows, expected);
     const { commits } = this.writer;
     return new Promise((resolve, reject) => commits.enqueue({ streamId, expected, ...checked, resolve, reject }));
+  }
+
+  /** Fault tests: the writer thread ends after its next commit, before acknowledging it. */
+  crashWriterAfterNextCommit(): void {
+    if (this.writer.kind !== 'thread') throw new Error('the inline writer has no thread to end');
+    this.writer.client.crashAfterNextCommit();
   }
 
   async readStream(streamId: string, options: ReadOptions = {}): Promise<StoredEvent[]> {

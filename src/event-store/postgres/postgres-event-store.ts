@@ -94,7 +94,10 @@ export class PostgresEventStore implements EventStore {
       this.acknowledged = Math.max(this.acknowledged, last);
       this.recent.recordAppends(appends, (streamId) => this.hub.hasWaiters(streamId));
       this.notifications.committed(new Set(appends.map((a) => a.streamId)));
-      this.onCommit?.(appends.length, appends.reduce((n, a) => n + a.rows.length, 0));
+      this.onCommit?.(
+        appends.length,
+        appends.reduce((n, a) => n + a.rows.length, 0),
+      );
     };
     if (writer === 'thread') {
       const workerData: PostgresWriterData = { config, xidBase };

@@ -23,7 +23,20 @@ export class ResponseReader {
   constructor(@Inject(EVENT_STORE) private readonly store: EventStore) {}
 
   /** The response, or NOT_FOUND (with `param` when the id came from a body field). */
-  async load(tenantId: string, id: string, param: string | null = null): Promise<LoadedResponse> {
+  load(tenantId: string, id: string, param: string | null = null): Promise<LoadedResponse> {
+    return this.fold(tenantId, id, param, false);
+  }
+
+  /**
+   * The response as it stood when it was created (a background create answers this): the fold up
+   * to the event that made it, whatever the run has done since — on a fast store it may already
+   * have started by the time the log is read.
+   */
+  loadAsCreated(tenantId: string, id: string): Promise<LoadedResponse> {
+    return this.fold(tenantId, id, null, true);
+  }
+
+  private async fold(tenantId: string, id: string, param: string | null, asCreated: boolean): Promise<LoadedResponse> {
     const missing = () => new NotFoundError(`response ${id} not found`, param ? { param } : undefined);
     const ref = parseResponseId(id);
     if (!ref) throw missing();
@@ -31,7 +44,10 @@ export class ResponseReader {
     if (stored.length === 0 || stored[0].metadata.tenantId !== tenantId) throw missing();
     const fold = new ResponseFold(ref.executionId, ref.turn);
     const events = stored.map(toRecorded);
-    for (const event of events) fold.apply(event);
+    for (const event of events) {
+      fold.apply(event);
+      if (asCreated && fold.current) break;
+    }
     if (!fold.current) throw missing();
     return { ref, fold, events };
   }

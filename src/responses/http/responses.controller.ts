@@ -55,7 +55,7 @@ export class ResponsesController {
     const id = responseIdOf(await this.actions.create(tenantId, parsed));
     if (parsed.stream) return this.stream.respond(reply, tenantId, id, -1);
     const loaded = parsed.background
-      ? await this.reader.load(tenantId, id)
+      ? await this.reader.loadAsCreated(tenantId, id)
       : await whileConnected(request, (signal) => this.reader.settle(tenantId, id, signal));
     await reply.status(200).send(loaded.fold.current);
   }

@@ -41,6 +41,7 @@ port.on('message', (request: WriterRequest) => {
       answers.crashAfterCommit = true;
       return;
     case 'pragma':
+      // SQLite's fault hook; PostgresEventStore never sends it.
       return;
     case 'close':
       void commits

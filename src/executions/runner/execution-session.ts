@@ -6,7 +6,6 @@ import { hasEnded } from '../commands/end-execution';
 import { withStoreRetry } from '../commands/store-retry';
 import { ExecutionCommand } from '../domain/execution-decide';
 import { runDeadline } from '../domain/execution-deadlines';
-import { ErrorInfo } from '../domain/execution-events';
 import { isTerminal } from '../domain/execution-state';
 import { LoadedExecution } from '../execution-stream';
 import { DeadlineTimers } from './deadline-timer';
@@ -16,14 +15,7 @@ import { eventsOf, limitProblem } from './output-limits';
 import { providerRun } from './provider-callbacks';
 import { StreamWriter } from './stream-writer';
 import { UsageMeter } from './usage-meter';
-
-/** Raised into the provider when the execution can no longer take its output. */
-export class ExecutionStoppedError extends Error {
-  constructor(reason: string) {
-    super(reason);
-    this.name = 'ExecutionStoppedError';
-  }
-}
+import { EndCause, ExecutionStoppedError, STOPPING, StoppingCause, endKey, ignoreEnded, stoppedEnd } from './end-cause';
 
 export interface SessionOptions {
   /** How long output waits for a store that refuses it before the run is given up (STORE_RETRY_MS). */
@@ -35,25 +27,6 @@ export interface SessionOptions {
   /** MAX_EVENT_BYTES: one event's data as JSON (unbounded when absent). */
   maxEventBytes?: number;
 }
-
-/** Why a run ends; `end(cause)` turns each into the run's one recorded end (or, halted, none). */
-export type EndCause =
-  | { kind: 'completed'; outcome: ProviderOutcome }
-  /** The provider failed, or the runtime failed it for the provider (an invalid artifact). */
-  | { kind: 'failed'; error: ErrorInfo }
-  /** Output passed MAX_EVENTS_PER_EXECUTION or MAX_EVENT_BYTES. */
-  | { kind: 'limit'; message: string }
-  | { kind: 'cancelled'; reason: string | null }
-  /** The execution's `timeoutMs` passed (docs/api.md#deadlines). */
-  | { kind: 'deadline'; now: string }
-  /** The usage the provider reported passed the execution's `budget` (docs/api.md#usage-and-budgets). */
-  | { kind: 'budget'; error: ErrorInfo }
-  /** The action's `expiresAt` passed, unless an answer got into the log first. */
-  | { kind: 'expired'; actionId: string; now: string }
-  /** The store refused the run's events for longer than STORE_RETRY_MS. */
-  | { kind: 'outage'; error: StoreUnavailableError }
-  /** The process is going away: nothing is recorded, the next start (or another instance) ends the run. */
-  | { kind: 'halted' };
 
 /**
  * One running execution: drives its provider, turns the provider's output into commands for the
@@ -127,7 +100,7 @@ export class ExecutionSession {
 
   /** The one way a run ends; each kind of cause runs once, and `decide` lets only the first end stand. */
   private end(cause: EndCause): Promise<void> {
-    const key = cause.kind === 'expired' ? `expired:${cause.actionId}` : cause.kind;
+    const key = endKey(cause);
     let ending = this.endings.get(key);
     if (!ending) {
       ending = this.perform(cause);
@@ -156,22 +129,9 @@ export class ExecutionSession {
         return this.stop('execution exceeded a limit');
       }
       case 'cancelled':
-        return this.stopThenRecord('execution was cancelled', (providerCleanupError) => ({
-          type: 'cancel',
-          reason: cause.reason,
-          providerCleanupError,
-          usage: this.meter.usage,
-        }));
       case 'deadline':
-        return this.stopThenRecord('execution passed its deadline', (providerCleanupError) => {
-          if (providerCleanupError) this.logger.warn(`execution ${this.id}: its cleanup after the deadline failed: ${providerCleanupError}`);
-          return { type: 'expire', now: cause.now, usage: this.meter.usage };
-        });
       case 'budget':
-        return this.stopThenRecord('execution passed its budget', (providerCleanupError) => {
-          if (providerCleanupError) this.logger.warn(`execution ${this.id}: its cleanup after passing its budget failed: ${providerCleanupError}`);
-          return { type: 'fail', error: cause.error, usage: this.meter.usage };
-        });
+        return this.stopThenRecord(cause);
       case 'expired': {
         if (this.stopped) return;
         // An answer may be racing the expiry, and only the log can tell which came first: the
@@ -220,12 +180,15 @@ export class ExecutionSession {
    * once and the run's end is recorded. Ended meanwhile by someone else (another instance, a
    * restart): its state answers the caller.
    */
-  private async stopThenRecord(reason: string, end: (providerCleanupError: string | null) => ExecutionCommand): Promise<void> {
+  private async stopThenRecord(cause: StoppingCause): Promise<void> {
+    const { reason, cleanupFailedAfter } = STOPPING[cause.kind];
     this.stop(reason);
     await this.writer.idleOrRefused();
     if (isTerminal(this.writer.loaded.state.status)) return;
     const providerCleanupError = await this.cleanupOnce();
-    return this.writer.write(end(providerCleanupError), { terminal: true }).catch(ignoreEnded);
+    if (providerCleanupError && cleanupFailedAfter)
+      this.logger.warn(`execution ${this.id}: its cleanup after ${cleanupFailedAfter} failed: ${providerCleanupError}`);
+    return this.writer.write(stoppedEnd(cause, this.meter.usage, providerCleanupError), { terminal: true }).catch(ignoreEnded);
   }
 
   /** Settles an ending's append: a refusing store ends the run as an outage, an ended run needs nothing. */
@@ -379,7 +342,3 @@ export class ExecutionSession {
 
 /** How long a halt waits for the append in flight (the shutdown deadline is 8 s). */
 const HALT_WAIT_MS = 2000;
-
-const ignoreEnded = (error: unknown): void => {
-  if (!hasEnded(error)) throw error;
-};

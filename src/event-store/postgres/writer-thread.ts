@@ -22,12 +22,8 @@ const port = parentPort!;
 const pool = new Pool({ ...config, max: 1 });
 pool.on('error', () => undefined);
 const answers = new WriterAnswers(port);
-const commits = new GroupCommit(pool, xidBase, (appends) =>
-  answers.committed(
-    appends.length,
-    appends.reduce((n, a) => n + a.rows.length, 0),
-  ),
-);
+// The store counts each commit's size from the outcomes it is told of (postgres-event-store.ts).
+const commits = new GroupCommit(pool, xidBase, () => undefined);
 
 port.on('message', (request: WriterRequest) => {
   switch (request.kind) {

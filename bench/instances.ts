@@ -6,6 +6,8 @@
  *   npm run bench:instances -- --quick   10 executions, shorter latency phase (smoke test)
  *   npm run bench:instances -- --profile also writes a V8 CPU profile per server and prints its
  *                                        top self-time functions
+ *   npm run bench:instances -- --statements  loads pg_stat_statements and prints, per phase, the
+ *                                        statements that used most of PostgreSQL's time
  *
  * In (b) execution i starts on instance i mod 3 (which owns and runs it) and its SSE client reads
  * from instance i+1 mod 3, so every delta reaches its client through PostgreSQL (NOTIFY wake-up,
@@ -21,11 +23,13 @@ import { onExit } from './lib/cleanup';
 import { CpuWindow, ownCpuSeconds, processTreeCpuSeconds } from './lib/cpu';
 import { newestProfile, summarizeProfile } from './lib/cpu-profile';
 import { fixed, int, line, percentile } from './lib/format';
+import { STATEMENT_SETTINGS, topStatements, trackStatements } from './lib/pg-statements';
 import { ServerProcess } from './lib/server';
 import { PhaseResult, ScriptStep, runPhase, reportRuns } from './lib/streaming-runs';
 
 const QUICK = process.argv.includes('--quick');
 const PROFILE = process.argv.includes('--profile');
+const STATEMENTS = process.argv.includes('--statements');
 const profileDir = PROFILE ? join(tmpdir(), `runledger-instances-profiles-${Date.now()}`) : undefined;
 const EXECUTIONS = QUICK ? 10 : 100;
 const DELTAS_PER_RUN = 1000;
@@ -49,6 +53,7 @@ interface Outcome {
 /** Fresh database, `instances` servers on it, one phase; every figure printed, the key ones returned. */
 async function phase(adminUrl: string, postmaster: number, label: string, instances: number, script: ScriptStep[], latency: boolean): Promise<Outcome> {
   const databaseUrl = await createDatabase(adminUrl, label);
+  if (STATEMENTS) await trackStatements(databaseUrl);
   const env = { SSE_MAX_STREAMS_PER_TENANT: String(Math.max(1000, 2 * EXECUTIONS)) };
   // The first start creates the schema; the others then start together, as in test/multi-instance.
   const cpuProfileDir = (k: number) => profileDir && join(profileDir, label, `instance-${k + 1}`);
@@ -80,6 +85,7 @@ async function phase(adminUrl: string, postmaster: number, label: string, instan
       if (file) for (const text of summarizeProfile(file, 15)) console.log(`  instance ${k + 1} ${text}`);
     }
   }
+  if (STATEMENTS) for (const text of await topStatements(databaseUrl, 8)) console.log(`  ${text}`);
   const texts = textsIn(script);
   const deltas = EXECUTIONS * texts;
   const seconds = (result.endedAt - result.startedAt) / 1000;
@@ -123,7 +129,7 @@ async function main(): Promise<void> {
       .map((n) => n.toFixed(2))
       .join(' ')} (other work on this machine skews every figure)`,
   );
-  const cluster = await startCluster({ fsync: true });
+  const cluster = await startCluster({ fsync: true, settings: STATEMENTS ? STATEMENT_SETTINGS : {} });
   onExit(() => cluster.destroySync());
   // The postmaster's pid heads postmaster.pid; its backends are its children.
   const postmaster = Number(readFileSync(join(cluster.dir, 'data', 'postmaster.pid'), 'utf8').split('\n')[0]);

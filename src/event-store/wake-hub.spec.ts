@@ -16,7 +16,7 @@ describe('WakeHub', () => {
     const all = hub.wait(ALL_STREAMS);
     hub.wake(['a', ALL_STREAMS]);
     expect([await settled(a.promise), await settled(b.promise), await settled(all.promise)]).toEqual([true, false, true]);
-    expect(hub.waitedStreams()).toEqual(['b']);
+    expect([hub.hasWaiters('a'), hub.hasWaiters('b')]).toEqual([false, true]);
   });
 
   it('forgets a cancelled wait', async () => {
@@ -56,5 +56,20 @@ describe('WakeHub', () => {
     controller.abort();
     expect(await settled(last.promise)).toBe(true);
     expect(hub.hasWaiters('a')).toBe(false);
+  });
+
+  it('counts a stream as followed from follow() to its release, woken or not, once per release', () => {
+    const hub = new WakeHub();
+    const first = hub.follow('a');
+    const second = hub.follow('a');
+    hub.wait('a');
+    hub.wake(['a']);
+    expect(hub.hasWaiters('a')).toBe(false);
+    expect([hub.isFollowed('a'), hub.followedStreams()]).toEqual([true, ['a']]);
+    first();
+    first();
+    expect(hub.isFollowed('a')).toBe(true);
+    second();
+    expect([hub.isFollowed('a'), hub.followedStreams()]).toEqual([false, []]);
   });
 });

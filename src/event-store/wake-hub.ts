@@ -16,6 +16,8 @@ export interface Wait {
 
 export class WakeHub {
   private readonly waiters = new Map<Channel, Set<() => void>>();
+  /** How many subscriptions follow each stream, waiting or not (see `follow`). */
+  private readonly followers = new Map<string, number>();
   /**
    * The waits to end when a signal aborts, behind one listener per signal: a follower waits once
    * per commit, and an abort listener added and removed each time costs more than the wait.
@@ -69,9 +71,32 @@ export class WakeHub {
     this.wake([...this.waiters.keys()]);
   }
 
-  /** The streams someone waits on right now (the $all channel aside). */
-  waitedStreams(): string[] {
-    return [...this.waiters.keys()].filter((channel): channel is string => typeof channel === 'string');
+  /**
+   * A stream subscription announces itself for its whole life, not only while it waits: one that
+   * was just woken and is reading or yielding is not waiting, yet the next commit is still its
+   * business. Answers the release. Keying the per-commit work on waiters instead fed itself on
+   * PostgreSQL: a wake-up of everyone left nobody waiting, the next scan saw no streams and woke
+   * everyone again, and each follower read its stream for itself.
+   */
+  follow(streamId: string): () => void {
+    this.followers.set(streamId, (this.followers.get(streamId) ?? 0) + 1);
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      const left = this.followers.get(streamId)! - 1;
+      if (left === 0) this.followers.delete(streamId);
+      else this.followers.set(streamId, left);
+    };
+  }
+
+  /** The streams some subscription follows right now. */
+  followedStreams(): string[] {
+    return [...this.followers.keys()];
+  }
+
+  isFollowed(streamId: string): boolean {
+    return this.followers.has(streamId);
   }
 
   hasWaiters(channel: Channel): boolean {

@@ -152,7 +152,7 @@ export class GroupCommit {
   private async attempt(client: PoolClient, batch: PendingAppend[]): Promise<(AppendResult | Error)[]> {
     const streams = [...new Set(batch.map((pending) => pending.streamId))];
     const begun = client.query('BEGIN ISOLATION LEVEL REPEATABLE READ');
-    const read = client.query<{ xid: string; heads: (string | null)[] }>(HEADS, [streams]);
+    const read = client.query<{ xid: string; heads: (string | null)[] }>({ name: 'runledger_heads', text: HEADS, values: [streams] });
     try {
       const [, { rows }] = await Promise.all([begun, read]);
       const heads = new Map(streams.map((stream, i) => [stream, rows[0].heads[i] === null ? null : Number(rows[0].heads[i])]));
@@ -167,7 +167,7 @@ export class GroupCommit {
         return { nextRevision: revision, position: position - 1 };
       });
       if (inserts.length > 0) {
-        await Promise.all([client.query(INSERT, columns(inserts)), client.query('COMMIT')]);
+        await Promise.all([client.query({ name: 'runledger_insert', text: INSERT, values: columns(inserts) }), client.query('COMMIT')]);
       } else {
         await client.query('ROLLBACK');
       }

@@ -92,7 +92,7 @@ export class PostgresEventStore implements EventStore {
     this.notifications = new PgNotifications(config, pool, this.hub, xidBase, this.recent);
     const committed = (appends: CommittedAppend[], last: number): void => {
       this.acknowledged = Math.max(this.acknowledged, last);
-      this.recent.recordAppends(appends, (streamId) => this.hub.hasWaiters(streamId));
+      this.recent.recordAppends(appends, (streamId) => this.hub.isFollowed(streamId));
       this.notifications.committed(new Set(appends.map((a) => a.streamId)));
       this.onCommit?.(
         appends.length,

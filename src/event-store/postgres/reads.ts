@@ -18,6 +18,8 @@ export interface EventRowOut {
 }
 
 // data and metadata come back as their stored text (no driver-side parsing), parsed here once.
+// The statements every subscriber runs on every wake-up are named, so each connection plans them
+// once: planning READ_ALL_CHUNK cost PostgreSQL more than running it (bench:instances --statements).
 export const EVENT_COLUMNS = 'position, event_id, stream_id, revision, type, data::text AS data, metadata::text AS metadata, occurred_at';
 
 export function toStored(row: EventRowOut): StoredEvent {
@@ -66,14 +68,11 @@ export const READ_ALL_CHUNK = `WITH f AS MATERIALIZED (
  * snapshot with the frontier, the last position below it and whether anything waits above it.
  */
 export async function readAllChunk(pool: Pool, base: bigint, after: number, limit: number | null, filter?: AllFilter): Promise<AllChunk> {
-  const { rows } = await pool.query<EventRowOut & { stable_head: string | null; held: boolean }>(READ_ALL_CHUNK, [
-    base.toString(),
-    after,
-    filter?.tenantId ?? null,
-    filter?.streamPrefixes ?? null,
-    filter?.types ?? null,
-    limit,
-  ]);
+  const { rows } = await pool.query<EventRowOut & { stable_head: string | null; held: boolean }>({
+    name: 'runledger_read_all',
+    text: READ_ALL_CHUNK,
+    values: [base.toString(), after, filter?.tenantId ?? null, filter?.streamPrefixes ?? null, filter?.types ?? null, limit],
+  });
   return {
     events: rows.filter((row) => row.position !== null).map(toStored),
     stableHead: Number(rows[0].stable_head ?? 0),
@@ -96,11 +95,10 @@ export async function countAllAfter(pool: Pool, after: number, limit: number, fi
   return rows[0].n;
 }
 
+const READ_STREAM = `SELECT ${EVENT_COLUMNS} FROM ${EVENTS_TABLE} WHERE stream_id = $1 AND revision > $2 ORDER BY revision LIMIT $3`;
+
 export async function readStreamAfter(pool: Pool, streamId: string, after: number, limit: number | null): Promise<StoredEvent[]> {
-  const { rows } = await pool.query<EventRowOut>(
-    `SELECT ${EVENT_COLUMNS} FROM ${EVENTS_TABLE} WHERE stream_id = $1 AND revision > $2 ORDER BY revision LIMIT $3`,
-    [streamId, after, limit],
-  );
+  const { rows } = await pool.query<EventRowOut>({ name: 'runledger_read_stream', text: READ_STREAM, values: [streamId, after, limit] });
   return rows.map(toStored);
 }
 

@@ -45,20 +45,25 @@ async function retrying<T>(stop: AbortSignal, read: () => Promise<T>): Promise<T
  */
 export async function* followStream(ctx: SubscriptionContext, streamId: string, after: number | undefined, stop: AbortSignal): AsyncGenerator<StoredEvent> {
   let cursor = after ?? -1;
-  while (!stop.aborted) {
-    const wait = ctx.hub.wait(streamId, stop);
-    try {
-      const events = ctx.recent(streamId, cursor) ?? (await retrying(stop, () => readStreamAfter(ctx.pool, streamId, cursor, READ_CHUNK)));
-      for (const event of events ?? []) {
-        yield event;
-        cursor = event.revision;
-        if (stop.aborted) return;
+  const unfollow = ctx.hub.follow(streamId);
+  try {
+    while (!stop.aborted) {
+      const wait = ctx.hub.wait(streamId, stop);
+      try {
+        const events = ctx.recent(streamId, cursor) ?? (await retrying(stop, () => readStreamAfter(ctx.pool, streamId, cursor, READ_CHUNK)));
+        for (const event of events ?? []) {
+          yield event;
+          cursor = event.revision;
+          if (stop.aborted) return;
+        }
+        if (events && events.length === READ_CHUNK) continue;
+        await wakeOrTimeout(wait.promise, IDLE_POLL_MS);
+      } finally {
+        wait.cancel();
       }
-      if (events && events.length === READ_CHUNK) continue;
-      await wakeOrTimeout(wait.promise, IDLE_POLL_MS);
-    } finally {
-      wait.cancel();
     }
+  } finally {
+    unfollow();
   }
 }
 

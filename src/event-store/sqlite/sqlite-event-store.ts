@@ -157,7 +157,7 @@ export class SqliteEventStore implements EventStore {
   private committed(appends: readonly CommittedAppend[]): void {
     // Built once when $all is followed, and shared with the streams' followers.
     const events = this.allFollowers.committed(appends);
-    this.recent.recordAppends(appends, (streamId) => this.signals.hasWaiters(streamId), events ? (_, index) => events[index] : undefined);
+    this.recent.recordAppends(appends, (streamId) => this.signals.isFollowed(streamId), events ? (_, index) => events[index] : undefined);
     this.signals.wake([...new Set(appends.map((a) => a.streamId)), ALL_STREAMS]);
   }
 
@@ -224,22 +224,27 @@ export class SqliteEventStore implements EventStore {
     { after, signal }: SubscribeOptions,
   ): AsyncGenerator<StoredEvent> {
     let cursor = after;
-    while (!this.closed && !signal?.aborted) {
-      const wait = this.signals.wait(channel, signal);
-      try {
-        const events = this.reading(() => readAfter(cursor));
-        for (const event of events) {
-          yield event;
-          cursor = cursorOf(event);
-          if (signal?.aborted) return;
+    const unfollow = typeof channel === 'string' ? this.signals.follow(channel) : undefined;
+    try {
+      while (!this.closed && !signal?.aborted) {
+        const wait = this.signals.wait(channel, signal);
+        try {
+          const events = this.reading(() => readAfter(cursor));
+          for (const event of events) {
+            yield event;
+            cursor = cursorOf(event);
+            if (signal?.aborted) return;
+          }
+          // A full chunk may have more behind it. A short one held everything committed when it was
+          // read, and `wait`, registered before that read, fires on any later commit — so no
+          // re-read that would come back empty.
+          if (events.length < READ_CHUNK) await wait.promise;
+        } finally {
+          wait.cancel();
         }
-        // A full chunk may have more behind it. A short one held everything committed when it was
-        // read, and `wait`, registered before that read, fires on any later commit — so no
-        // re-read that would come back empty.
-        if (events.length < READ_CHUNK) await wait.promise;
-      } finally {
-        wait.cancel();
       }
+    } finally {
+      unfollow?.();
     }
   }
 

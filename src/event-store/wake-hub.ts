@@ -7,7 +7,8 @@ import { settlesWithin } from '../common/settles-within';
  * signal or poll.
  */
 export const ALL_STREAMS = Symbol('all');
-export type Channel = string | typeof ALL_STREAMS;
+/** A stream's id, ALL_STREAMS, or another symbol of an adapter's own. */
+export type Channel = string | symbol;
 
 export interface Wait {
   promise: Promise<void>;

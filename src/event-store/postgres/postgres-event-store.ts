@@ -23,6 +23,7 @@ import { AllChunk, countAllAfter, readAllChunk, readStreamAfter, readStreamHead,
 import { migrate } from './schema';
 import { SubscriptionContext, followAll, followStream } from './subscriptions';
 import { CommittedAppend, RecentEvents } from '../recent-events';
+import { PgAllTail } from './all-tail';
 import { WakeHub, sleep } from '../wake-hub';
 import { WriterClient } from '../writer-client';
 import { spawnWorker } from '../../common/spawn-worker';
@@ -57,7 +58,8 @@ const OWN_WRITES_WAIT_MS = 500;
  * - Wake-ups: in-process after each commit, LISTEN/NOTIFY between instances, as hints only
  *   (notifications.ts). A stream's followers take what this instance committed, or what its scan
  *   of other instances' commits read, from memory when that holds their next event
- *   (recent-events.ts); otherwise, and every $all reader always, they read from their own position.
+ *   (recent-events.ts); otherwise they read from their own position. Caught-up $all readers share
+ *   one reader of the new events (all-tail.ts).
  * - Faults: connection loss, shutdown, full disk and the like reject appends and reads with
  *   StoreUnavailableError; subscriptions ride them out and resume from their last position.
  */
@@ -88,6 +90,7 @@ export class PostgresEventStore implements EventStore {
       xidBase,
       hub: this.hub,
       recent: (streamId, after) => this.recent.after(streamId, after),
+      tail: new PgAllTail(pool, xidBase, this.hub),
     };
     this.notifications = new PgNotifications(config, pool, this.hub, xidBase, this.recent);
     const committed = (appends: CommittedAppend[], last: number): void => {

@@ -2,12 +2,12 @@ import type { Pool } from 'pg';
 import type { AllFilter, AllSubscriptionItem, StoredEvent } from '../event-store';
 import { isUnavailable } from './postgres-errors';
 import { READ_CHUNK, readAllChunk, readStreamAfter } from './reads';
-import { ALL_STREAMS, WakeHub, sleep, wakeOrTimeout } from '../wake-hub';
+import { matchesFilter } from '../recent-log';
+import { WakeHub, sleep, wakeOrTimeout } from '../wake-hub';
+import { PgAllTail, TAIL } from './all-tail';
 
 /** A subscription with nothing to read re-reads this often anyway, in case a wake-up was lost. */
 const IDLE_POLL_MS = 5_000;
-/** Re-reads while an older transaction holds events back, from the first to the last interval. */
-const HELD_POLL_MS = [1, 64] as const;
 const FIRST_RETRY_MS = 100;
 const MAX_RETRY_MS = 5_000;
 
@@ -17,6 +17,8 @@ export interface SubscriptionContext {
   hub: WakeHub;
   /** A stream's events after a revision from what this process just committed or scanned, or null. */
   recent(streamId: string, after: number): StoredEvent[] | null;
+  /** The caught-up $all subscriptions' one reader. */
+  tail: PgAllTail;
 }
 
 /**
@@ -70,7 +72,9 @@ export async function* followStream(ctx: SubscriptionContext, streamId: string, 
 /**
  * $all after a position, below the frontier (see position.ts), filtered in SQL when `filter` is
  * given. After a short read everything up to the last position below the frontier has been seen,
- * matching or not: that is the checkpoint, which never overtakes an event it covers.
+ * matching or not: that is the checkpoint, which never overtakes an event it covers. From then on
+ * the subscription takes its events from the process's shared tail (all-tail.ts), filtered in
+ * memory by the tests the SQL makes, and reads for itself again only if it falls behind the tail.
  */
 export async function* followAll(
   ctx: SubscriptionContext,
@@ -79,10 +83,33 @@ export async function* followAll(
   stop: AbortSignal,
 ): AsyncGenerator<AllSubscriptionItem> {
   let cursor = after ?? 0;
-  let heldPollMs: number = HELD_POLL_MS[0];
-  while (!stop.aborted) {
-    const wait = ctx.hub.wait(ALL_STREAMS, stop);
-    try {
+  let leave: (() => void) | undefined;
+  try {
+    while (!stop.aborted) {
+      if (leave) {
+        const wait = ctx.hub.wait(TAIL, stop);
+        try {
+          const served = ctx.tail.after(cursor);
+          if (served) {
+            for (const event of served.events) {
+              if (filter && !matchesFilter(filter, event)) continue;
+              yield { kind: 'event', event };
+              cursor = event.position;
+              if (stop.aborted) return;
+            }
+            if (served.head > cursor) {
+              cursor = served.head;
+              yield { kind: 'checkpoint', position: cursor };
+            }
+            await wait.promise;
+            continue;
+          }
+        } finally {
+          wait.cancel();
+        }
+        leave();
+        leave = undefined;
+      }
       const chunk = await retrying(stop, () => readAllChunk(ctx.pool, ctx.xidBase, cursor, READ_CHUNK, filter));
       if (!chunk) continue;
       for (const event of chunk.events) {
@@ -95,13 +122,9 @@ export async function* followAll(
         cursor = chunk.stableHead;
         yield { kind: 'checkpoint', position: cursor };
       }
-      // Events held back by an older transaction become readable when it ends, which may bring no
-      // wake-up (another database's transaction, a rollback): poll until then, backing off.
-      const pollMs = chunk.held ? heldPollMs : IDLE_POLL_MS;
-      heldPollMs = chunk.held ? Math.min(heldPollMs * 2, HELD_POLL_MS[1]) : HELD_POLL_MS[0];
-      await wakeOrTimeout(wait.promise, pollMs);
-    } finally {
-      wait.cancel();
+      leave = ctx.tail.join(cursor);
     }
+  } finally {
+    leave?.();
   }
 }

@@ -1,0 +1,77 @@
+import { AllFilter } from '../../src/event-store/event-store';
+import { PostgresEventStore } from '../../src/event-store/postgres/postgres-event-store';
+import * as pgReads from '../../src/event-store/postgres/reads';
+import { createDatabase } from '../support/postgres-cluster';
+import { currentPosition, defaultMetadata, ev, streamId } from './contract/helpers';
+import { ItemReader, readItems } from './contract/items';
+
+const adminUrl = process.env.RUNLEDGER_PG_URL;
+const skipReason = process.env.RUNLEDGER_PG_SKIP_REASON ?? 'test/global-setup.ts did not run';
+const COMMITS = 40;
+
+/**
+ * The caught-up $all subscriptions of one process share one reader (all-tail.ts): each commit
+ * costs one read of $all, not one per subscription, and each subscription still gets exactly the
+ * events its filter asks for, in order, with checkpoints that never overtake them.
+ */
+(adminUrl ? describe : describe.skip)('PostgreSQL: one reader of $all for every caught-up subscription', () => {
+  if (!adminUrl) process.stderr.write(`PostgreSQL $all tail suite skipped: ${skipReason}\n`);
+  let store: PostgresEventStore;
+
+  beforeAll(async () => {
+    store = await PostgresEventStore.connect(await createDatabase(adminUrl!, 'tail'), { writer: 'inline' });
+  });
+
+  afterAll(async () => {
+    jest.restoreAllMocks();
+    await store?.close();
+  });
+
+  it('serves five filtered subscriptions from one read per commit, each with exactly its events', async () => {
+    const prefix = `${streamId('tail')}-`;
+    const from = await currentPosition(store);
+    const filters: AllFilter[] = [
+      {},
+      { streamPrefixes: [`${prefix}a`] },
+      { tenantId: 'other' },
+      { types: ['test.odd'] },
+      { streamPrefixes: [`${prefix}a`, `${prefix}b`], types: ['test.even'] },
+    ];
+    const readers: ItemReader[] = filters.map((filter) => readItems((signal) => store.subscribeToAllFiltered({ filter, after: from, signal })));
+    // Each catches up by itself first: a short read that shows it something (an event or a checkpoint).
+    const warm = () => store.append(`${prefix}warm`, [ev('test.warm')], 'any');
+    await Promise.all(readers.map((reader) => reader.until((items) => items.length > 0, { idleMs: 200, onIdle: warm })));
+
+    const written = Array.from({ length: COMMITS }, (_, i) => ({
+      streamId: `${prefix}${'abc'[i % 3]}`,
+      type: i % 2 === 0 ? 'test.even' : 'test.odd',
+      tenantId: i % 4 === 0 ? 'other' : defaultMetadata.tenantId,
+    }));
+    const mine = (filter: AllFilter) =>
+      written.filter(
+        (e) =>
+          (!filter.tenantId || e.tenantId === filter.tenantId) &&
+          (!filter.streamPrefixes || filter.streamPrefixes.some((p) => e.streamId.startsWith(p))) &&
+          (!filter.types || filter.types.includes(e.type)),
+      );
+    const ofTest = (reader: ItemReader) => reader.events().filter((e) => e.streamId.startsWith(prefix) && e.type !== 'test.warm');
+    const reading = jest.spyOn(pgReads, 'readAllChunk');
+    // Every subscription pulls while the commits happen, one after the other.
+    const received = Promise.all(readers.map((reader, k) => reader.until(() => ofTest(reader).length >= mine(filters[k]).length)));
+    for (const [i, e] of written.entries()) {
+      await store.append(e.streamId, [ev(e.type, { i }, { metadata: { ...defaultMetadata, tenantId: e.tenantId } })], 'any');
+    }
+    await received;
+    const readCount = reading.mock.calls.length;
+    reading.mockRestore();
+
+    for (const [k, reader] of readers.entries()) {
+      expect(ofTest(reader).map((e) => ({ streamId: e.streamId, type: e.type, tenantId: e.metadata.tenantId }))).toEqual(mine(filters[k]));
+      const positions = reader.items.map((item) => (item.kind === 'event' ? item.event.position : item.position));
+      expect(positions).toEqual([...positions].sort((a, b) => a - b));
+    }
+    // One read per commit at most, however many subscriptions (one each per commit before the tail).
+    expect(readCount).toBeLessThanOrEqual(COMMITS + 2);
+    await Promise.all(readers.map((reader) => reader.stop()));
+  });
+});

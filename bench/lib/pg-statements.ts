@@ -1,7 +1,11 @@
 import { Client } from 'pg';
 
 /** Cluster settings that load pg_stat_statements (`bench:instances -- --statements`). */
-export const STATEMENT_SETTINGS = { shared_preload_libraries: 'pg_stat_statements', 'pg_stat_statements.track': 'all', 'pg_stat_statements.track_planning': 'on' };
+export const STATEMENT_SETTINGS = {
+  shared_preload_libraries: 'pg_stat_statements',
+  'pg_stat_statements.track': 'all',
+  'pg_stat_statements.track_planning': 'on',
+};
 
 /** Creates the extension in a fresh database, so its statements can be listed after a phase. */
 export async function trackStatements(databaseUrl: string): Promise<void> {

@@ -52,4 +52,15 @@ describe('admitExecution, racing starts of one conversation', () => {
     for (const r of refused) expect((r as PromiseRejectedResult).reason).toBeInstanceOf(ConversationFullError);
     expect(await admissions()).toHaveLength(MAX_OPEN_PER_CONVERSATION);
   });
+
+  it('prunes an ended turn from the streams, and keeps a turn this process still drives open without reading its stream', async () => {
+    await Promise.all(['e1', 'e2', 'e3'].map((id) => admitExecution(store, request(id))));
+    const event = (type: string) => ({ type, data: {}, occurredAt: '2026-01-01T00:00:00.000Z', metadata: { tenantId: 't', schemaVersion: 1, correlationId: null, causationId: null } });
+    for (const id of ['e1', 'e2', 'e3']) await store.append(`execution-${id}`, [event('run.queued'), event('run.completed')], 'no_stream');
+    const heads = jest.spyOn(store, 'streamHead');
+    // e2 has ended, but its session has not been let go yet: one admission longer in the list.
+    const admitted = await admitExecution(store, { ...request('e4'), runningHere: (id) => id === 'e2' });
+    expect(admitted.open.map((t) => t.executionId)).toEqual(['e2', 'e4']);
+    expect(heads.mock.calls.map(([stream]) => stream).filter((s) => s.startsWith('execution-'))).toEqual(['execution-e1', 'execution-e3']);
+  });
 });

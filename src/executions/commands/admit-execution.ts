@@ -13,6 +13,13 @@ export interface AdmitRequest {
   conversationId: string;
   executionId: string;
   concurrency: ConcurrencyPolicy;
+  /**
+   * Whether an execution is still being driven by this process: such a turn is open without
+   * reading its stream. A session that has just appended its end still answers true until it is
+   * gone, which only keeps the turn open one admission longer (the next one reads the stream):
+   * admission never needs more than "not known to have ended".
+   */
+  runningHere?: (executionId: string) => boolean;
 }
 
 /** Parallel starts of one conversation decided together at most; the rest wait for the next batch. */
@@ -63,7 +70,7 @@ async function admitBatches(store: EventStore, waiting: Map<string, Waiting[]>, 
 async function admitParallel(store: EventStore, conversationId: string, batch: Waiting[]): Promise<void> {
   for (;;) {
     const turns = await readTurns(store, conversationId);
-    const { ended } = await endsOf(store, turns.state.open);
+    const { ended } = await endsOf(store, turns.state.open, batch[0].request.runningHere);
     let state: TurnsState = turns.state;
     const admitted: Admission[] = [];
     const outcomes = batch.map((waiting): Admission | Error => {
@@ -100,7 +107,7 @@ async function admitAlone(store: EventStore, request: AdmitRequest): Promise<Adm
   for (let waits = 1; ;) {
     const turns = await readTurns(store, request.conversationId);
     const mine = turns.state.open.find((turn) => turn.executionId === request.executionId);
-    const { ended, absent } = await endsOf(store, turns.state.open);
+    const { ended, absent } = await endsOf(store, turns.state.open, request.runningHere);
     if (mine) return readmitted(mine, predecessorsOf(turns.state, mine.executionId, ended) ?? [], turns.state.open);
     // An admitted start not yet queued is about to be: waiting for its run.queued keeps the
     // conversation's list (by run.queued) in the order its turns were decided. One that never
@@ -128,13 +135,22 @@ function readmitted(turn: OpenTurn, earlier: string[], open: OpenTurn[]): Admiss
   return { ...turn, open, waitsFor: waits ? earlier : [], interrupts: turn.concurrency === 'interrupt' ? earlier : [] };
 }
 
-/** Which of these executions have ended: a terminal event is the last of its stream, and final. */
+/**
+ * Which of these executions have ended: a terminal event is the last of its stream, and final.
+ * Always read from the streams: a wait that asks must not miss an end (queued-starts.ts).
+ */
 export async function endedAmong(store: EventStore, turns: readonly { executionId: string }[]): Promise<Set<string>> {
   return (await endsOf(store, turns)).ended;
 }
 
-async function endsOf(store: EventStore, turns: readonly { executionId: string }[]): Promise<{ ended: Set<string>; absent: string[] }> {
-  const ends = await Promise.all(turns.map(({ executionId }) => endOf(store, executionId)));
+async function endsOf(
+  store: EventStore,
+  turns: readonly { executionId: string }[],
+  runningHere: (executionId: string) => boolean = () => false,
+): Promise<{ ended: Set<string>; absent: string[] }> {
+  // Two reads per open turn otherwise: a conversation with many runs in flight costs each batch of
+  // starts a read of every one of them.
+  const ends = await Promise.all(turns.map(({ executionId }) => (runningHere(executionId) ? Promise.resolve('open' as const) : endOf(store, executionId))));
   return {
     ended: new Set(turns.filter((_, i) => ends[i] === 'ended').map((t) => t.executionId)),
     absent: turns.filter((_, i) => ends[i] === 'absent').map((t) => t.executionId),

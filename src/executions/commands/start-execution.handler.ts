@@ -87,6 +87,7 @@ export class StartExecutionHandler implements ICommandHandler<StartExecutionComm
       conversationId: request.conversationId,
       executionId,
       concurrency: concurrency ?? 'parallel',
+      runningHere: (id) => this.runner.session(id) !== undefined,
     });
     const events = decide({ type: 'queue', data: this.queuedData({ ...request, concurrency }) }, null);
     const occurredAt = nowIso();

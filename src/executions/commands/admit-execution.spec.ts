@@ -55,7 +55,12 @@ describe('admitExecution, racing starts of one conversation', () => {
 
   it('prunes an ended turn from the streams, and keeps a turn this process still drives open without reading its stream', async () => {
     await Promise.all(['e1', 'e2', 'e3'].map((id) => admitExecution(store, request(id))));
-    const event = (type: string) => ({ type, data: {}, occurredAt: '2026-01-01T00:00:00.000Z', metadata: { tenantId: 't', schemaVersion: 1, correlationId: null, causationId: null } });
+    const event = (type: string) => ({
+      type,
+      data: {},
+      occurredAt: '2026-01-01T00:00:00.000Z',
+      metadata: { tenantId: 't', schemaVersion: 1, correlationId: null, causationId: null },
+    });
     for (const id of ['e1', 'e2', 'e3']) await store.append(`execution-${id}`, [event('run.queued'), event('run.completed')], 'no_stream');
     const heads = jest.spyOn(store, 'streamHead');
     // e2 has ended, but its session has not been let go yet: one admission longer in the list.

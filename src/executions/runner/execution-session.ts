@@ -14,6 +14,7 @@ import { backpressured } from './output-backpressure';
 import { eventsOf, limitProblem } from './output-limits';
 import { providerRun } from './provider-callbacks';
 import { StreamWriter } from './stream-writer';
+import { PendingAnswers } from './pending-answers';
 import { UsageMeter } from './usage-meter';
 import { EndCause, ExecutionStoppedError, STOPPING, StoppingCause, endKey, ignoreEnded, stoppedEnd } from './end-cause';
 
@@ -38,7 +39,7 @@ export interface SessionOptions {
 export class ExecutionSession {
   private readonly writer: StreamWriter;
   private readonly abort = new AbortController();
-  private readonly answers = new Map<string, (response: Record<string, unknown>) => void>();
+  private readonly answers = new PendingAnswers();
   /**
    * The endings under way, one per kind (one per action for expiries): a second cancel joins the
    * first, a later cause finds the run ended.
@@ -94,8 +95,7 @@ export class ExecutionSession {
 
   /** Hands an accepted answer (already stored) to the provider waiting on it. */
   deliverAnswer(actionId: string, response: Record<string, unknown>): void {
-    this.answers.get(actionId)?.(response);
-    this.answers.delete(actionId);
+    this.answers.deliver(actionId, response);
   }
 
   /** The one way a run ends; each kind of cause runs once, and `decide` lets only the first end stand. */
@@ -218,8 +218,9 @@ export class ExecutionSession {
     this.stopped = true;
     this.deadlines.clear();
     this.writer.discardQueued(new ExecutionStoppedError(reason));
-    this.abort.abort(new ExecutionStoppedError(reason));
-    this.answers.clear();
+    const stopped = new ExecutionStoppedError(reason);
+    this.abort.abort(stopped);
+    this.answers.stop(stopped);
   }
 
   private get overLimit(): boolean {
@@ -329,10 +330,7 @@ export class ExecutionSession {
 
   private answer(actionId: string, expiresAt: string | null): Promise<Record<string, unknown>> {
     if (expiresAt !== null) this.deadlines.at(expiresAt, (now) => this.endOnTimer({ kind: 'expired', actionId, now }));
-    return new Promise<Record<string, unknown>>((resolve, reject) => {
-      this.answers.set(actionId, resolve);
-      this.abort.signal.addEventListener('abort', () => reject(this.abort.signal.reason), { once: true });
-    });
+    return this.answers.wait(actionId);
   }
 
   private spanAttributes() {

@@ -17,13 +17,11 @@ export interface ReadTurns {
   revision: number | 'no_stream';
 }
 
-/** The last admission alone holds the state: two small reads, however long the conversation. */
+/** The last admission alone holds the state: one small read, however long the conversation. */
 export async function readTurns(store: EventStore, conversationId: string): Promise<ReadTurns> {
-  const stream = turnsStream(conversationId);
-  const head = await store.streamHead(stream);
-  if (head === null) return { state: { open: [] }, revision: 'no_stream' };
-  const [last] = await store.readStream(stream, { after: head - 1, limit: 1 });
-  return { state: turnsStateOf(last), revision: head };
+  const last = await store.lastEvent(turnsStream(conversationId));
+  if (last === null) return { state: { open: [] }, revision: 'no_stream' };
+  return { state: turnsStateOf(last), revision: last.revision };
 }
 
 export const turnsStateOf = (event: StoredEvent): TurnsState => ({ open: (event.data as unknown as Admission).open });

@@ -81,6 +81,11 @@ export class EventStoreGateway implements EventStore {
     return this.store.streamHead(streamId);
   }
 
+  async lastEvent(streamId: string): Promise<StoredEvent | null> {
+    const last = await this.store.lastEvent(streamId);
+    return last && upcast(last);
+  }
+
   streamTenant(streamId: string): Promise<string | null> {
     return this.store.streamTenant(streamId);
   }

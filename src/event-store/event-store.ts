@@ -126,6 +126,11 @@ export interface EventStore {
   /** The revision of the stream's last event, or `null` when the stream does not exist. */
   streamHead(streamId: string): Promise<number | null>;
   /**
+   * The stream's last event, or `null` when the stream does not exist: "where is it and has it
+   * ended" in one read, however long the stream.
+   */
+  lastEvent(streamId: string): Promise<StoredEvent | null>;
+  /**
    * The tenant named by the stream's first event, or `null` when the stream does not exist: an
    * ownership check that reads a column, never the event's data (which may be large).
    */

@@ -36,6 +36,7 @@ import {
   readAllAfter,
   readHeadPosition,
   readStreamAfter,
+  readLastEvent,
   readStreamHead,
   readStreamTenant,
   recordedPosition,
@@ -113,6 +114,11 @@ export class EventStoreDbEventStore implements EventStore {
   async streamHead(streamId: string): Promise<number | null> {
     this.assertOpen();
     return this.reading(`the head of ${streamId}`, () => readStreamHead(this.client, streamId));
+  }
+
+  async lastEvent(streamId: string): Promise<StoredEvent | null> {
+    this.assertOpen();
+    return this.reading(`the last event of ${streamId}`, () => readLastEvent(this.client, streamId));
   }
 
   async streamTenant(streamId: string): Promise<string | null> {

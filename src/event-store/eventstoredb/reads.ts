@@ -88,6 +88,22 @@ export async function readStreamAfter(
   return events;
 }
 
+/** The stream's last event: one read backwards from the end, or null for no stream. */
+export async function readLastEvent(client: EventStoreDBClient, streamId: string): Promise<StoredEvent | null> {
+  const read = client.readStream(streamId, { fromRevision: END, direction: BACKWARDS, maxCount: 1 });
+  let last: StoredEvent | null = null;
+  try {
+    await consume(read, (item) => {
+      last = toStoredEvent(item);
+      return true;
+    });
+  } catch (error) {
+    if (error instanceof StreamNotFoundError) return null;
+    throw error;
+  }
+  return last;
+}
+
 /** The stream's last revision: one event read backwards from the end, or null for no stream. */
 export async function readStreamHead(client: EventStoreDBClient, streamId: string): Promise<number | null> {
   const read = client.readStream(streamId, { fromRevision: END, direction: BACKWARDS, maxCount: 1 });

@@ -19,7 +19,7 @@ import { GroupCommit } from './group-commit';
 import { PostgresInstances } from './instances';
 import { PgNotifications } from './notifications';
 import { asStoreUnavailable } from './postgres-errors';
-import { AllChunk, countAllAfter, readAllChunk, readStreamAfter, readStreamHead, readStreamTenant } from './reads';
+import { AllChunk, countAllAfter, readAllChunk, readLastEvent, readStreamAfter, readStreamHead, readStreamTenant } from './reads';
 import { migrate } from './schema';
 import { SubscriptionContext, followAll, followStream } from './subscriptions';
 import { CommittedAppend, RecentEvents } from '../recent-events';
@@ -171,6 +171,12 @@ export class PostgresEventStore implements EventStore {
     this.assertOpen();
     if (streamId.includes('\0')) return null;
     return this.reading(`the head of ${streamId}`, () => readStreamHead(this.pool, streamId));
+  }
+
+  async lastEvent(streamId: string): Promise<StoredEvent | null> {
+    this.assertOpen();
+    if (streamId.includes('\0')) return null;
+    return this.reading(`the last event of ${streamId}`, () => readLastEvent(this.pool, streamId));
   }
 
   async streamTenant(streamId: string): Promise<string | null> {

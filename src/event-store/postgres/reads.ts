@@ -102,6 +102,13 @@ export async function readStreamAfter(pool: Pool, streamId: string, after: numbe
   return rows.map(toStored);
 }
 
+const READ_LAST = `SELECT ${EVENT_COLUMNS} FROM ${EVENTS_TABLE} WHERE stream_id = $1 ORDER BY revision DESC LIMIT 1`;
+
+export async function readLastEvent(pool: Pool, streamId: string): Promise<StoredEvent | null> {
+  const { rows } = await pool.query<EventRowOut>({ name: 'runledger_read_last', text: READ_LAST, values: [streamId] });
+  return rows.length === 0 ? null : toStored(rows[0]);
+}
+
 export async function readStreamHead(pool: Pool, streamId: string): Promise<number | null> {
   const { rows } = await pool.query<{ revision: string }>(`SELECT revision FROM ${EVENTS_TABLE} WHERE stream_id = $1 ORDER BY revision DESC LIMIT 1`, [
     streamId,

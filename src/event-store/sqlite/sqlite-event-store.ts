@@ -35,6 +35,9 @@ export class EventStoreFileLockedError extends Error {
 /** How long the writer thread lets a trickle of appends gather before it commits them. */
 export const WRITER_WINDOW_MS = 1;
 
+/** Distinct LIMITs prepared as literals: a bound LIMIT costs a re-prepare per read (~13 µs measured). */
+const LITERAL_LIMITS = 32;
+
 export interface SqliteOpenOptions {
   synchronous?: 'FULL' | 'NORMAL';
   /**
@@ -67,7 +70,10 @@ export class SqliteEventStore implements EventStore {
   private closed = false;
   private readonly lastPosition: Database.Statement<[], { position: number | null }>;
   private readonly streamAfter: Database.Statement<[string, number, number], EventRow>;
+  /** Stream reads by their LIMIT as a literal, for the few limits callers use (see streamChunkAfter). */
+  private readonly streamUpTo = new Map<number, Database.Statement<[string, number], EventRow>>();
   private readonly streamAllAfter: Database.Statement<[string, number], EventRow>;
+  private readonly lastOf: Database.Statement<[string], EventRow>;
   private readonly allAfter: Database.Statement<[number, number], EventRow>;
   private readonly tenantOf: Database.Statement<[string], { tenant_id: string | null }>;
   private readonly streamChunkAfter: Database.Statement<[string, number], EventRow>;
@@ -91,6 +97,7 @@ export class SqliteEventStore implements EventStore {
         }
       : { kind: 'inline', commits: new GroupCommit(db, (appends) => this.committed(appends)) };
     this.headOf = db.prepare('SELECT revision FROM events WHERE stream_id = ? ORDER BY revision DESC LIMIT 1');
+    this.lastOf = db.prepare('SELECT * FROM events WHERE stream_id = ? ORDER BY revision DESC LIMIT 1');
     this.filtered = new FilteredStatements(db);
     this.allFollowers = new AllFollowers(db, this.filtered, this.signals, () => this.closed);
     this.lastPosition = db.prepare('SELECT max(position) AS position FROM events');
@@ -164,12 +171,30 @@ export class SqliteEventStore implements EventStore {
   async readStream(streamId: string, options: ReadOptions = {}): Promise<StoredEvent[]> {
     this.assertOpen();
     const { after = -1, limit } = options;
-    return this.reading(() => (limit === undefined ? this.streamAllAfter.all(streamId, after) : this.streamAfter.all(streamId, after, limit)).map(toStored));
+    return this.reading(() => (limit === undefined ? this.streamAllAfter.all(streamId, after) : this.limitedRead(streamId, after, limit)).map(toStored));
+  }
+
+  /** Replay pages, SSE catch-up and "the first event" use a handful of limits; any other binds it. */
+  private limitedRead(streamId: string, after: number, limit: number): EventRow[] {
+    let statement = this.streamUpTo.get(limit);
+    if (!statement && Number.isSafeInteger(limit) && limit >= 0 && this.streamUpTo.size < LITERAL_LIMITS) {
+      statement = this.db.prepare(`SELECT * FROM events WHERE stream_id = ? AND revision > ? ORDER BY revision LIMIT ${limit}`);
+      this.streamUpTo.set(limit, statement);
+    }
+    return statement ? statement.all(streamId, after) : this.streamAfter.all(streamId, after, limit);
   }
 
   async streamHead(streamId: string): Promise<number | null> {
     this.assertOpen();
     return this.reading(() => this.headOf.get(streamId)?.revision ?? null);
+  }
+
+  async lastEvent(streamId: string): Promise<StoredEvent | null> {
+    this.assertOpen();
+    return this.reading(() => {
+      const row = this.lastOf.get(streamId);
+      return row ? toStored(row) : null;
+    });
   }
 
   async streamTenant(streamId: string): Promise<string | null> {

@@ -148,7 +148,7 @@ async function endsOf(
   turns: readonly { executionId: string }[],
   runningHere: (executionId: string) => boolean = () => false,
 ): Promise<{ ended: Set<string>; absent: string[] }> {
-  // Two reads per open turn otherwise: a conversation with many runs in flight costs each batch of
+  // A read per open turn otherwise: a conversation with many runs in flight costs each batch of
   // starts a read of every one of them.
   const ends = await Promise.all(turns.map(({ executionId }) => (runningHere(executionId) ? Promise.resolve('open' as const) : endOf(store, executionId))));
   return {
@@ -158,10 +158,8 @@ async function endsOf(
 }
 
 async function endOf(store: EventStore, executionId: string): Promise<'ended' | 'open' | 'absent'> {
-  const stream = executionStream(executionId);
-  const head = await store.streamHead(stream);
+  const last = await store.lastEvent(executionStream(executionId));
   // Admitted but not yet queued: a start on its way (docs/design.md#concurrency).
-  if (head === null) return 'absent';
-  const [last] = await store.readStream(stream, { after: head - 1, limit: 1 });
-  return last !== undefined && isTerminalEvent(last.type) ? 'ended' : 'open';
+  if (last === null) return 'absent';
+  return isTerminalEvent(last.type) ? 'ended' : 'open';
 }

@@ -31,8 +31,9 @@ export class ReplayEventsHandler implements IQueryHandler<ReplayEventsQuery> {
       (event) => event.revision,
       { after: after - 1, limit: limit ?? Infinity, maxBytes: this.config.limits.maxPageBytes, sizeOf: (event) => jsonBytes(toEnvelope(event)) },
     );
+    // The head's column first: a page that reaches it needs no second read of its (maybe large) last event.
     const head = (await this.store.streamHead(stream))!;
-    const last = page.at(-1)?.revision === head ? page.at(-1)! : (await this.store.readStream(stream, { after: head - 1, limit: 1 }))[0];
-    return { events: page.map(toEnvelope), lastSequence: head + 1, terminal: isTerminalEvent(last.type) };
+    const last = page.at(-1)?.revision === head ? page.at(-1)! : (await this.store.lastEvent(stream))!;
+    return { events: page.map(toEnvelope), lastSequence: last.revision + 1, terminal: isTerminalEvent(last.type) };
   }
 }

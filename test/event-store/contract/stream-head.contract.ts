@@ -26,4 +26,21 @@ export function describeStreamHeadContract(ctx: ContractContext): void {
       expect((await ctx.store.readStream(s)).at(-1)?.revision).toBe(6);
     });
   });
+
+  describe('lastEvent', () => {
+    it('is null for a stream that does not exist', async () => {
+      expect(await ctx.store.lastEvent(streamId('last-unknown'))).toBeNull();
+    });
+
+    it('is the event at the head, exactly as readStream returns it, and ignores streams whose ids extend it', async () => {
+      const s = streamId('last-many');
+      await ctx.store.append(s, evs(3), 'no_stream');
+      expect((await ctx.store.lastEvent(s))?.data).toEqual({ i: 2 });
+      await ctx.store.append(`${s}-longer`, evs(9, 'test.longer'), 'no_stream');
+      await ctx.store.append(s, evs(2, 'test.happened', 3), 2);
+      const last = await ctx.store.lastEvent(s);
+      expect(last).toEqual((await ctx.store.readStream(s)).at(-1));
+      expect(last).toMatchObject({ streamId: s, revision: 4, type: 'test.happened', data: { i: 4 } });
+    });
+  });
 }

@@ -13,7 +13,8 @@ import {
   WrongExpectedRevisionError,
 } from './event-store';
 import { upcast } from './upcasters';
-import { ExpectedOutcome, inSpan } from '../observability/tracing';
+import type { Span } from '@opentelemetry/api';
+import { ExpectedOutcome, inSpan, tracingOn } from '../observability/tracing';
 
 /** A conflict is how commands learn to re-read and re-decide (docs/design.md#overview), not a failure of the store. */
 const revisionConflict: ExpectedOutcome = (error) => (error instanceof WrongExpectedRevisionError ? 'REVISION_CONFLICT' : null);
@@ -47,30 +48,29 @@ export class EventStoreGateway implements EventStore {
   }
 
   append(streamId: string, events: NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
+    // Every streamed delta comes through here: no span's attributes are built for no SDK.
+    if (!tracingOn()) return this.observed(streamId, events, expected, null);
     const attributes = {
       'runledger.stream_id': streamId,
       'runledger.event_count': events.length,
       'runledger.expected_revision': String(expected),
       'runledger.event_store': this.store.kind,
     };
-    return inSpan(
-      'eventstore.append',
-      attributes,
-      async (span) => {
-        const started = performance.now();
-        try {
-          const result = await this.store.append(streamId, events, expected);
-          const duration = performance.now() - started;
-          span.setAttribute('runledger.next_revision', result.nextRevision);
-          for (const observer of this.observers) observer.appended(streamId, events, result, duration);
-          return result;
-        } catch (error) {
-          if (error instanceof StoreUnavailableError) for (const observer of this.observers) observer.refused(error);
-          throw error;
-        }
-      },
-      { expected: revisionConflict },
-    );
+    return inSpan('eventstore.append', attributes, (span) => this.observed(streamId, events, expected, span), { expected: revisionConflict });
+  }
+
+  private async observed(streamId: string, events: NewEvent[], expected: ExpectedRevision, span: Span | null): Promise<AppendResult> {
+    const started = performance.now();
+    try {
+      const result = await this.store.append(streamId, events, expected);
+      const duration = performance.now() - started;
+      span?.setAttribute('runledger.next_revision', result.nextRevision);
+      for (const observer of this.observers) observer.appended(streamId, events, result, duration);
+      return result;
+    } catch (error) {
+      if (error instanceof StoreUnavailableError) for (const observer of this.observers) observer.refused(error);
+      throw error;
+    }
   }
 
   async readStream(streamId: string, options?: ReadOptions): Promise<StoredEvent[]> {

@@ -1,5 +1,5 @@
 import type { StoredEvent } from './event-store';
-import { CommittedAppend, RecentEvents } from './recent-events';
+import { CommittedAppend, EVENTS_PER_STREAM, RecentEvents } from './recent-events';
 
 const row = (n: number) => ({ id: `id-${n}`, type: 'output.delta', data: JSON.stringify({ n }), metadata: '{"tenantId":"t"}', occurredAt: 'now' });
 
@@ -68,10 +68,32 @@ describe('RecentEvents', () => {
     expect(recent.after('s', -1)).toBeNull();
   });
 
-  it('keeps only the newest 256 events of a stream', () => {
+  it('keeps the newest 256 events of a stream, at most twice that while commits extend it', () => {
     const recent = new RecentEvents();
     recent.recordAppends([append('s', 300, 299, 299)], all);
     expect(recent.after('s', 42)).toBeNull();
-    expect(recent.after('s', 43)).toHaveLength(256);
+    expect(recent.after('s', 43)).toHaveLength(EVENTS_PER_STREAM);
+    const kept: number[] = [];
+    for (let revision = 300; revision < 1300; revision++) {
+      recent.recordAppends([append('s', 1, revision, revision)], all);
+      // The oldest cursor it still answers: a run of `back` events ending at the head.
+      let back = 2 * EVENTS_PER_STREAM + 1;
+      while (back > 0 && recent.after('s', revision - back) === null) back--;
+      expect(recent.after('s', revision - back)?.at(-1)?.revision).toBe(revision);
+      kept.push(back);
+    }
+    expect(Math.min(...kept)).toBeGreaterThanOrEqual(EVENTS_PER_STREAM);
+    expect(Math.max(...kept)).toBeLessThanOrEqual(2 * EVENTS_PER_STREAM);
+  });
+
+  it('never changes what it handed out, nor the events a caller shares with it', () => {
+    const recent = new RecentEvents();
+    const shared = [event('s', 0), event('s', 1)];
+    recent.recordAppends([append('s', 2, 1, 10)], all, () => shared);
+    const handed = recent.after('s', -1);
+    recent.recordAppends([append('s', 2, 3, 20)], all);
+    expect(revisions(handed)).toEqual([0, 1]);
+    expect(revisions(shared)).toEqual([0, 1]);
+    expect(revisions(recent.after('s', -1))).toEqual([0, 1, 2, 3]);
   });
 });

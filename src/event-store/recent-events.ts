@@ -24,8 +24,12 @@ export function storedEventsOf({ streamId, rows, result }: CommittedAppend): Sto
   }));
 }
 
-/** Events kept per stream (its newest ones); a follower further behind reads the store. */
-const EVENTS_PER_STREAM = 256;
+/**
+ * Events kept per stream (its newest ones), at least; a follower further behind reads the store.
+ * A run grows to twice this before it is cut back, so a commit extends it in place instead of
+ * copying the whole run (which cost a 256-element copy per streamed delta).
+ */
+export const EVENTS_PER_STREAM = 256;
 /** Streams kept; the one updated longest ago goes first. */
 const STREAMS = 4_096;
 
@@ -80,15 +84,22 @@ export class RecentEvents {
     return from >= 0 && from < run.length ? run.slice(from) : null;
   }
 
-  private record(streamId: string, run: StoredEvent[]): void {
+  /** `run` may be shared with other followers: it is copied, never kept and grown. */
+  private record(streamId: string, run: readonly StoredEvent[]): void {
     const known = this.runs.get(streamId);
     const head = run[run.length - 1].revision;
     const knownHead = known ? known[known.length - 1].revision : -1;
     if (known && head <= knownHead) return;
-    // A run that continues the known one extends it; one with a gap before it starts afresh.
-    const joined = known && run[0].revision <= knownHead + 1 ? known.concat(run.slice(knownHead + 1 - run[0].revision)) : run;
+    // A run that continues the known one extends it (what `after` handed out are copies); one with
+    // a gap before it starts afresh.
+    let kept: StoredEvent[];
+    if (known && run[0].revision <= knownHead + 1) {
+      for (let k = knownHead + 1 - run[0].revision; k < run.length; k++) known.push(run[k]);
+      kept = known;
+    } else kept = run.slice(-EVENTS_PER_STREAM);
+    if (kept.length > 2 * EVENTS_PER_STREAM) kept.splice(0, kept.length - EVENTS_PER_STREAM);
     this.runs.delete(streamId);
-    this.runs.set(streamId, joined.length > EVENTS_PER_STREAM ? joined.slice(-EVENTS_PER_STREAM) : joined);
+    this.runs.set(streamId, kept);
     if (this.runs.size > STREAMS) this.runs.delete(this.runs.keys().next().value as string);
   }
 }

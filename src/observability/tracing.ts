@@ -1,4 +1,14 @@
-import { Attributes, INVALID_SPAN_CONTEXT, ProxyTracerProvider, Span, SpanOptions, SpanStatusCode, context, isSpanContextValid, trace } from '@opentelemetry/api';
+import {
+  Attributes,
+  INVALID_SPAN_CONTEXT,
+  ProxyTracerProvider,
+  Span,
+  SpanOptions,
+  SpanStatusCode,
+  context,
+  isSpanContextValid,
+  trace,
+} from '@opentelemetry/api';
 import { isRefusal } from '../common/errors/app-error';
 
 /**

@@ -12,6 +12,7 @@ import {
   SubscribeOptions,
   WrongExpectedRevisionError,
 } from './event-store';
+import { mapped } from './mapped-iterable';
 import { upcast } from './upcasters';
 import type { Span } from '@opentelemetry/api';
 import { ExpectedOutcome, inSpan, tracingOn } from '../observability/tracing';
@@ -102,18 +103,16 @@ export class EventStoreGateway implements EventStore {
     return this.store.countAll(options);
   }
 
-  async *subscribeToStream(streamId: string, options?: SubscribeOptions): AsyncGenerator<StoredEvent> {
-    for await (const event of this.store.subscribeToStream(streamId, options)) yield upcast(event);
+  subscribeToStream(streamId: string, options?: SubscribeOptions): AsyncIterable<StoredEvent> {
+    return mapped(this.store.subscribeToStream(streamId, options), upcast);
   }
 
-  async *subscribeToAll(options?: SubscribeOptions): AsyncGenerator<StoredEvent> {
-    for await (const event of this.store.subscribeToAll(options)) yield upcast(event);
+  subscribeToAll(options?: SubscribeOptions): AsyncIterable<StoredEvent> {
+    return mapped(this.store.subscribeToAll(options), upcast);
   }
 
-  async *subscribeToAllFiltered(options: FilteredSubscribeOptions): AsyncGenerator<AllSubscriptionItem> {
-    for await (const item of this.store.subscribeToAllFiltered(options)) {
-      yield item.kind === 'event' ? { kind: 'event', event: upcast(item.event) } : item;
-    }
+  subscribeToAllFiltered(options: FilteredSubscribeOptions): AsyncIterable<AllSubscriptionItem> {
+    return mapped(this.store.subscribeToAllFiltered(options), (item) => (item.kind === 'event' ? { kind: 'event', event: upcast(item.event) } : item));
   }
 
   close(): Promise<void> {

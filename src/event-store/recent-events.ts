@@ -1,4 +1,5 @@
 import type { AppendResult, EventMetadata, StoredEvent } from './event-store';
+import { StoredRow } from './stored-row';
 
 /** One acknowledged append as the writer stored it: data and metadata as their JSON text. */
 export interface CommittedAppend {
@@ -12,16 +13,10 @@ export function storedEventsOf({ streamId, rows, result }: CommittedAppend): Sto
   // An append's events have consecutive revisions and positions.
   const firstRevision = result.nextRevision - rows.length + 1;
   const firstPosition = result.position - rows.length + 1;
-  return rows.map<StoredEvent>((row, k) => ({
-    id: row.id,
-    streamId,
-    revision: firstRevision + k,
-    position: firstPosition + k,
-    type: row.type,
-    data: JSON.parse(row.data) as Record<string, unknown>,
-    metadata: JSON.parse(row.metadata) as EventMetadata,
-    occurredAt: row.occurredAt,
-  }));
+  return rows.map<StoredEvent>(
+    (row, k) =>
+      new StoredRow(row.id, streamId, firstRevision + k, firstPosition + k, row.type, row.data, JSON.parse(row.metadata) as EventMetadata, row.occurredAt),
+  );
 }
 
 /**

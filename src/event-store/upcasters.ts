@@ -11,6 +11,8 @@ export interface Upcaster {
   from: number;
   /** Streams it applies to (by id prefix). */
   streamPrefix: string;
+  /** The event types it may change: a default passes any other event by without reading its data (stored-row.ts). */
+  types: readonly string[];
   upcast(type: string, data: Record<string, unknown>): Record<string, unknown>;
 }
 
@@ -22,6 +24,7 @@ const UPCASTERS: readonly Upcaster[] = [
     // Version 1 let `run.completed` leave out `usage`; version 2 always has it (null when unknown).
     from: 1,
     streamPrefix: 'execution-',
+    types: ['run.completed'],
     upcast: (type, data) => (type === 'run.completed' && !('usage' in data) ? { ...data, usage: null } : data),
   },
 ];
@@ -34,6 +37,7 @@ const UPCASTERS: readonly Upcaster[] = [
 const DEFAULTS: readonly Omit<Upcaster, 'from'>[] = [
   {
     streamPrefix: 'execution-',
+    types: ['run.failed', 'run.cancelled'],
     upcast: (type, data) => ((type === 'run.failed' || type === 'run.cancelled') && !('usage' in data) ? { ...data, usage: null } : data),
   },
 ];
@@ -42,7 +46,7 @@ const DEFAULTS: readonly Omit<Upcaster, 'from'>[] = [
 export function upcast(event: StoredEvent): StoredEvent {
   let current = event;
   for (const step of DEFAULTS) {
-    if (!current.streamId.startsWith(step.streamPrefix)) continue;
+    if (!step.types.includes(current.type) || !current.streamId.startsWith(step.streamPrefix)) continue;
     const data = step.upcast(current.type, current.data);
     if (data !== current.data) current = { ...current, data };
   }

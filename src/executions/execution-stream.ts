@@ -1,6 +1,7 @@
 import { newId } from '../common/ids';
 import { INSTANCE_ID } from '../common/instance-id';
 import { EventStore, NewEvent, StoredEvent } from '../event-store/event-store';
+import { dataJsonOf } from '../event-store/stored-row';
 import { ExecutionEvent, RecordedExecutionEvent } from './domain/execution-events';
 import { ExecutionState, evolve } from './domain/execution-state';
 
@@ -44,6 +45,14 @@ export const toEnvelope = (stored: StoredEvent) => ({
   occurredAt: stored.occurredAt,
   data: stored.data,
 });
+
+/**
+ * `JSON.stringify(toEnvelope(stored))`, with the data's stored JSON text spliced in when the event
+ * has it (stored-row.ts) instead of serialized again: an SSE frame, and a page's byte bound.
+ */
+export const envelopeJson = (stored: StoredEvent): string =>
+  `{"executionId":${JSON.stringify(executionIdOf(stored.streamId))},"sequence":${stored.revision + 1},"type":${JSON.stringify(stored.type)},` +
+  `"occurredAt":${JSON.stringify(stored.occurredAt)},"data":${dataJsonOf(stored)}}`;
 
 export interface LoadedExecution {
   state: ExecutionState;

@@ -2,7 +2,7 @@ import type { Worker } from 'node:worker_threads';
 import { spawnWorker } from '../common/spawn-worker';
 import { StoreUnavailableError } from '../event-store/event-store';
 import { ProcessorBatch } from '../event-store/processor';
-import type { Positions, ProjectorRequest, ProjectorResponse, ProjectorThreadData } from './projector-messages';
+import { Positions, ProjectorRequest, ProjectorResponse, ProjectorThreadData, toWire } from './projector-messages';
 import { ReadModelWriter } from './read-model-writer';
 
 interface Pending {
@@ -50,7 +50,7 @@ export class ProjectorClient implements ReadModelWriter {
     await new Promise<void>((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
       worker.ref();
-      this.post(worker, { kind: 'apply', id, ...batch });
+      this.post(worker, { kind: 'apply', id, events: batch.events.map(toWire), position: batch.position });
     });
   }
 

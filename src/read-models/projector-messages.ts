@@ -1,4 +1,6 @@
+import type { StoredEvent } from '../event-store/event-store';
 import type { ProcessorBatch } from '../event-store/processor';
+import { StoredRow, dataJsonOf } from '../event-store/stored-row';
 import type { ProjectionSetName } from './projection-sets';
 
 /** What the projector thread is started with. */
@@ -9,9 +11,29 @@ export interface ProjectorThreadData {
 
 export type Positions = { name: string; position: number }[];
 
+/**
+ * An event on its way to the projector thread: its data as JSON text, which the thread parses, so
+ * the event loop copies a string instead of walking (structured clone) a large config or input.
+ */
+export type WireEvent = Omit<StoredEvent, 'data'> & { dataJson: string };
+
+export const toWire = (event: StoredEvent): WireEvent => ({
+  id: event.id,
+  streamId: event.streamId,
+  revision: event.revision,
+  position: event.position,
+  type: event.type,
+  dataJson: dataJsonOf(event),
+  metadata: event.metadata,
+  occurredAt: event.occurredAt,
+});
+
+export const fromWire = (event: WireEvent): StoredEvent =>
+  new StoredRow(event.id, event.streamId, event.revision, event.position, event.type, event.dataJson, event.metadata, event.occurredAt);
+
 /** From the event loop to the projector thread; one port, so they arrive in the order sent. */
 export type ProjectorRequest =
-  | ({ kind: 'apply'; id: number } & ProcessorBatch)
+  | ({ kind: 'apply'; id: number; events: WireEvent[] } & Pick<ProcessorBatch, 'position'>)
   /** Fault tests only: a pragma on the write connection (`query_only`). */
   | { kind: 'pragma'; sql: string }
   /** Fault tests only: end the thread right after the next transaction commits, before acknowledging it. */

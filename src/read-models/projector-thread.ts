@@ -1,7 +1,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { StoreUnavailableError } from '../event-store/event-store';
 import { PROJECTION_SETS } from './projection-sets';
-import type { ProjectorRequest, ProjectorResponse, ProjectorThreadData } from './projector-messages';
+import { ProjectorRequest, ProjectorResponse, ProjectorThreadData, fromWire } from './projector-messages';
 import { connectReadModelFile } from './read-model-database';
 import { ReadModelTransaction } from './read-model-transaction';
 
@@ -21,7 +21,7 @@ const answer = (response: ProjectorResponse) => port.postMessage(response);
 
 function apply(request: Extract<ProjectorRequest, { kind: 'apply' }>): void {
   try {
-    transaction.apply(request);
+    transaction.apply({ events: request.events.map(fromWire), position: request.position });
   } catch (error) {
     const { message, stack } = error as Error;
     answer(error instanceof StoreUnavailableError ? { kind: 'refused', id: request.id, message } : { kind: 'failed', id: request.id, message, stack });

@@ -2,6 +2,7 @@ import type { Pool } from 'pg';
 import type { AllFilter, EventMetadata, StoredEvent } from '../event-store';
 import { frontierSql } from './position';
 import { EVENTS_TABLE } from './schema';
+import { StoredRow } from '../stored-row';
 
 /** Rows per read of a subscription. */
 export const READ_CHUNK = 1000;
@@ -23,16 +24,16 @@ export interface EventRowOut {
 export const EVENT_COLUMNS = 'position, event_id, stream_id, revision, type, data::text AS data, metadata::text AS metadata, occurred_at';
 
 export function toStored(row: EventRowOut): StoredEvent {
-  return {
-    id: row.event_id,
-    streamId: row.stream_id,
-    revision: Number(row.revision),
-    position: Number(row.position),
-    type: row.type,
-    data: JSON.parse(row.data) as Record<string, unknown>,
-    metadata: JSON.parse(row.metadata) as EventMetadata,
-    occurredAt: row.occurred_at,
-  };
+  return new StoredRow(
+    row.event_id,
+    row.stream_id,
+    Number(row.revision),
+    Number(row.position),
+    row.type,
+    row.data,
+    JSON.parse(row.metadata) as EventMetadata,
+    row.occurred_at,
+  );
 }
 
 /** A read of $all below the frontier, with what a reader needs to know about the frontier itself. */

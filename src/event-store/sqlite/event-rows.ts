@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
 import { AllFilter, StoredEvent } from '../event-store';
+import { StoredRow } from '../stored-row';
 
 /** A row of the `events` table as better-sqlite3 returns it. */
 export interface EventRow {
@@ -14,16 +15,7 @@ export interface EventRow {
 }
 
 export function toStored(row: EventRow): StoredEvent {
-  return {
-    id: row.event_id,
-    streamId: row.stream_id,
-    revision: row.revision,
-    position: row.position,
-    type: row.type,
-    data: JSON.parse(row.data),
-    metadata: JSON.parse(row.metadata),
-    occurredAt: row.occurred_at,
-  };
+  return new StoredRow(row.event_id, row.stream_id, row.revision, row.position, row.type, row.data, JSON.parse(row.metadata), row.occurred_at);
 }
 
 /**

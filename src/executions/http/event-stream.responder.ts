@@ -1,21 +1,18 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import { CONFIG, Config } from '../../config/config';
-import { jsonBytes, readBounded } from '../../event-store/bounded-read';
+import { readBounded } from '../../event-store/bounded-read';
 import { EVENT_STORE, EventStore, StoredEvent } from '../../event-store/event-store';
 import { SseConnections } from '../../http/sse-connections';
 import { sseMessage, startSse } from '../../http/sse-response';
 import { isTerminalEvent } from '../domain/execution-events';
-import { executionStream, toEnvelope } from '../execution-stream';
+import { envelopeJson, executionStream } from '../execution-stream';
 import { ownedStreamSummary } from '../queries/stream-summary';
 
 /** Backlog events per read and per write to the socket. */
 const BACKLOG_PAGE = 1000;
 
-const frame = (event: StoredEvent): string => {
-  const envelope = toEnvelope(event);
-  return sseMessage(envelope.sequence, envelope.type, JSON.stringify(envelope));
-};
+const frame = (event: StoredEvent, json = envelopeJson(event)): string => sseMessage(event.revision + 1, event.type, json);
 
 /**
  * The event stream of docs/api.md#events: the backlog after the cursor, read in pages and written a page at a
@@ -42,12 +39,19 @@ export class EventStreamResponder {
     const stream = executionStream(executionId);
     // Revisions are sequences - 1: `after` is the last revision sent (or skipped).
     let after = Math.min(cursor, state.lastSequence) - 1;
+    // Each backlog event's envelope text, made once for the page's byte bound and kept for its frame.
+    const texts = new Map<StoredEvent, string>();
+    const sizeOf = (event: StoredEvent): number => {
+      const json = envelopeJson(event);
+      texts.set(event, json);
+      return Buffer.byteLength(json);
+    };
     // A slow client holds the reader back instead of growing this process's memory.
     const send = (events: StoredEvent[]) =>
       sse.send(
         events
           .filter((e) => e.revision + 1 > cursor)
-          .map(frame)
+          .map((e) => frame(e, texts.get(e)))
           .join(''),
       );
     try {
@@ -56,12 +60,13 @@ export class EventStreamResponder {
         const { events: page, truncated } = await readBounded(
           (cursor, count) => this.store.readStream(stream, { after: cursor, limit: count }),
           (event) => event.revision,
-          { after, limit: BACKLOG_PAGE, maxBytes: this.config.limits.maxPageBytes, sizeOf: (event) => jsonBytes(toEnvelope(event)) },
+          { after, limit: BACKLOG_PAGE, maxBytes: this.config.limits.maxPageBytes, sizeOf },
         );
         if (page.length === 0) break;
         const end = page.findIndex((e) => isTerminalEvent(e.type));
         await send(end === -1 ? page : page.slice(0, end + 1));
         ended = end !== -1;
+        texts.clear();
         after = page[page.length - 1].revision;
         if (page.length < BACKLOG_PAGE && !truncated) break;
       }

@@ -1,11 +1,11 @@
 import { Inject } from '@nestjs/common';
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { CONFIG, Config } from '../../config/config';
-import { jsonBytes, readBounded } from '../../event-store/bounded-read';
+import { readBounded } from '../../event-store/bounded-read';
 import { EVENT_STORE, EventStore } from '../../event-store/event-store';
 import { ExecutionNotFoundError } from '../domain/execution-errors';
 import { isTerminalEvent } from '../domain/execution-events';
-import { executionStream, toEnvelope } from '../execution-stream';
+import { envelopeJson, executionStream, toEnvelope } from '../execution-stream';
 import { EventPage, ReplayEventsQuery } from './replay-events.query';
 
 @QueryHandler(ReplayEventsQuery)
@@ -29,7 +29,7 @@ export class ReplayEventsHandler implements IQueryHandler<ReplayEventsQuery> {
     const { events: page } = await readBounded(
       (cursor, count) => this.store.readStream(stream, { after: cursor, limit: count }),
       (event) => event.revision,
-      { after: after - 1, limit: limit ?? Infinity, maxBytes: this.config.limits.maxPageBytes, sizeOf: (event) => jsonBytes(toEnvelope(event)) },
+      { after: after - 1, limit: limit ?? Infinity, maxBytes: this.config.limits.maxPageBytes, sizeOf: (event) => Buffer.byteLength(envelopeJson(event)) },
     );
     // The head's column first: a page that reaches it needs no second read of its (maybe large) last event.
     const head = (await this.store.streamHead(stream))!;

@@ -184,6 +184,27 @@ if (!adminUrl) {
         expect(JSON.stringify(live.data)).toBe(JSON.stringify(data));
       });
 
+      it('stores each row of a group commit with its own data and metadata, large and small alike', async () => {
+        const streams = Array.from({ length: 6 }, (_, k) => streamId(`rows-${k}`));
+        const dataOf = (k: number, i: number) => ({ k, i, text: k % 2 ? 'x'.repeat(40_000) : `small ${k}.${i} "q" \\ é` });
+        // Started together: they join one transaction (or a few), as a burst of starts does.
+        await Promise.all(
+          streams.map((s, k) =>
+            store.append(
+              s,
+              [0, 1, 2].map((i) => ev('test.rows', dataOf(k, i))),
+              'no_stream',
+            ),
+          ),
+        );
+        for (const [k, s] of streams.entries()) {
+          const read = await store.readStream(s);
+          expect(read.map((e) => e.data)).toEqual([0, 1, 2].map((i) => dataOf(k, i)));
+          const { rows } = await sql.query('SELECT data::text AS data FROM runledger_events WHERE stream_id = $1 ORDER BY revision', [s]);
+          expect(rows.map((r) => r.data)).toEqual([0, 1, 2].map((i) => JSON.stringify(dataOf(k, i))));
+        }
+      });
+
       it('derives each position from its transaction id and its index within the transaction', async () => {
         const s = streamId('xid');
         await store.append(s, evs(3), 'no_stream');

@@ -28,9 +28,18 @@ const HEADS = `SELECT pg_current_xact_id()::text AS xid,
   ARRAY(SELECT (SELECT revision FROM ${EVENTS_TABLE} e WHERE e.stream_id = s.id ORDER BY revision DESC LIMIT 1)
         FROM unnest($1::text[]) WITH ORDINALITY AS s(id, n) ORDER BY s.n) AS heads`;
 
+// Data and metadata go as one JSON array each, not as json[]: an array literal escapes every quote
+// of every document, which PostgreSQL then parses back, and for a run.queued carrying a 30 kB config
+// that made a 50-row commit take ~190 ms (33 ms as JSON arrays, measured on one cluster). A json
+// element keeps its text exactly as written (schema.ts). Rows go in in the order of `columns`.
 const INSERT = `INSERT INTO ${EVENTS_TABLE}
   (position, stream_id, revision, event_id, tenant_id, schema_version, type, data, metadata, occurred_at)
-  SELECT * FROM unnest($1::bigint[], $2::text[], $3::bigint[], $4::uuid[], $5::text[], $6::integer[], $7::text[], $8::json[], $9::json[], $10::text[])`;
+  SELECT r.position, r.stream_id, r.revision, r.event_id, r.tenant_id, r.schema_version, r.type, d.value, m.value, r.occurred_at
+  FROM unnest($1::bigint[], $2::text[], $3::bigint[], $4::uuid[], $5::text[], $6::integer[], $7::text[], $10::text[])
+         WITH ORDINALITY AS r(position, stream_id, revision, event_id, tenant_id, schema_version, type, occurred_at, n)
+  JOIN json_array_elements($8::json) WITH ORDINALITY AS d(value, n) USING (n)
+  JOIN json_array_elements($9::json) WITH ORDINALITY AS m(value, n) USING (n)
+  ORDER BY r.n`;
 
 interface Insert {
   position: number;
@@ -216,8 +225,8 @@ function columns(inserts: Insert[]): unknown[] {
     sorted.map((i) => i.row.tenantId),
     sorted.map((i) => i.row.schemaVersion),
     sorted.map((i) => i.row.type),
-    sorted.map((i) => i.row.data),
-    sorted.map((i) => i.row.metadata),
+    `[${sorted.map((i) => i.row.data).join(',')}]`,
+    `[${sorted.map((i) => i.row.metadata).join(',')}]`,
     sorted.map((i) => i.row.occurredAt),
   ];
 }

@@ -6,9 +6,6 @@ export interface BoundedPage {
   truncated: boolean;
 }
 
-/** UTF-8 bytes of what the page will send for an event (its public envelope as JSON). */
-export const jsonBytes = (value: unknown): number => Buffer.byteLength(JSON.stringify(value), 'utf8');
-
 /**
  * Reads up to `limit` events after `after`, stopping before the event that would take the page
  * past `maxBytes` (always at least one event, so a page always moves on). It reads in chunks

@@ -4,7 +4,7 @@ import { CONFIG, Config } from '../config/config';
 import { EVENT_STORE, EventStore } from '../event-store/event-store';
 import { SseConnections } from '../http/sse-connections';
 import { sseMessage, startSse } from '../http/sse-response';
-import { FEED_STREAM_PREFIXES, toFeedEvent } from './feed-event';
+import { FEED_STREAM_PREFIXES, feedEventJson } from './feed-event';
 
 /**
  * The audit feed followed live: every event the tenant owns after the cursor, in global order,
@@ -26,8 +26,7 @@ export class FeedStreamResponder {
     try {
       for await (const item of this.store.subscribeToAllFiltered({ filter, after, signal: sse.signal })) {
         if (item.kind !== 'event') continue;
-        const event = toFeedEvent(item.event);
-        await sse.send(sseMessage(event.position, event.type, JSON.stringify(event)));
+        await sse.send(sseMessage(item.event.position, item.event.type, feedEventJson(item.event)));
       }
     } finally {
       sse.end();

@@ -1,9 +1,9 @@
 import { IQueryHandler, Query, QueryHandler } from '@nestjs/cqrs';
 import { Inject } from '@nestjs/common';
 import { CONFIG, Config } from '../config/config';
-import { jsonBytes, readBounded } from '../event-store/bounded-read';
+import { readBounded } from '../event-store/bounded-read';
 import { EVENT_STORE, EventStore } from '../event-store/event-store';
-import { FEED_STREAM_PREFIXES, FeedEvent, toFeedEvent } from './feed-event';
+import { FEED_STREAM_PREFIXES, FeedEvent, feedEventJson, toFeedEvent } from './feed-event';
 
 export interface FeedPage {
   events: FeedEvent[];
@@ -38,7 +38,7 @@ export class ReadFeedHandler implements IQueryHandler<ReadFeedQuery> {
     const { events: page, truncated } = await readBounded(
       (cursor, count) => this.store.readAll({ after: cursor, limit: count, filter }),
       (event) => event.position,
-      { after, limit, maxBytes: this.config.limits.maxPageBytes, sizeOf: (event) => jsonBytes(toFeedEvent(event)) },
+      { after, limit, maxBytes: this.config.limits.maxPageBytes, sizeOf: (event) => Buffer.byteLength(feedEventJson(event)) },
     );
     const last = page.at(-1)?.position ?? after;
     return {

@@ -11,7 +11,7 @@ export interface Upcaster {
   from: number;
   /** Streams it applies to (by id prefix). */
   streamPrefix: string;
-  /** The event types it may change: a default passes any other event by without reading its data (stored-row.ts). */
+  /** The event types it may change; any other event is passed by without calling it (stored-row.ts: a default need not read its data). */
   types: readonly string[];
   upcast(type: string, data: Record<string, unknown>): Record<string, unknown>;
 }
@@ -54,7 +54,7 @@ export function upcast(event: StoredEvent): StoredEvent {
     if (current.metadata.schemaVersion !== step.from || !current.streamId.startsWith(step.streamPrefix)) continue;
     current = {
       ...current,
-      data: step.upcast(current.type, current.data),
+      data: step.types.includes(current.type) ? step.upcast(current.type, current.data) : current.data,
       metadata: { ...current.metadata, schemaVersion: step.from + 1 },
     };
   }

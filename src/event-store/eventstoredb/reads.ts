@@ -88,13 +88,14 @@ export async function readStreamAfter(
   return events;
 }
 
-/** The stream's last event: one read backwards from the end, or null for no stream. */
-export async function readLastEvent(client: EventStoreDBClient, streamId: string): Promise<StoredEvent | null> {
+/** `map` of the stream's last event: one event read backwards from the end, or null for no stream. */
+async function readLast<T>(client: EventStoreDBClient, streamId: string, map: (item: ResolvedEvent) => T): Promise<T | null> {
   const read = client.readStream(streamId, { fromRevision: END, direction: BACKWARDS, maxCount: 1 });
-  let last: StoredEvent | null = null;
+  let last: T | null = null;
   try {
+    // maxCount 1 ends the read by itself; no need to cancel it.
     await consume(read, (item) => {
-      last = toStoredEvent(item);
+      last = map(item);
       return true;
     });
   } catch (error) {
@@ -104,22 +105,12 @@ export async function readLastEvent(client: EventStoreDBClient, streamId: string
   return last;
 }
 
-/** The stream's last revision: one event read backwards from the end, or null for no stream. */
-export async function readStreamHead(client: EventStoreDBClient, streamId: string): Promise<number | null> {
-  const read = client.readStream(streamId, { fromRevision: END, direction: BACKWARDS, maxCount: 1 });
-  let head: number | null = null;
-  try {
-    // maxCount 1 ends the read by itself; no need to cancel it.
-    await consume(read, (item) => {
-      head = Number(recordedRevision(item));
-      return true;
-    });
-  } catch (error) {
-    if (error instanceof StreamNotFoundError) return null;
-    throw error;
-  }
-  return head;
-}
+/** The stream's last event, or null for no stream. */
+export const readLastEvent = (client: EventStoreDBClient, streamId: string): Promise<StoredEvent | null> => readLast(client, streamId, toStoredEvent);
+
+/** The stream's last revision, or null for no stream. */
+export const readStreamHead = (client: EventStoreDBClient, streamId: string): Promise<number | null> =>
+  readLast(client, streamId, (item) => Number(recordedRevision(item)));
 
 /**
  * The tenant in the metadata of the stream's first event, or null for no stream. The client

@@ -31,7 +31,7 @@ import { fixed, int, line, percentile } from './lib/format';
 import { HttpClient } from './lib/http-client';
 import { ServerProcess } from './lib/server';
 import { sqliteBaseline } from './lib/sqlite-baseline';
-import { RunObservation } from './lib/streaming-runs';
+import { RunObservation } from './lib/run-observation';
 import { getText } from './lib/timing';
 
 const args = new Set(process.argv.slice(2));

@@ -145,7 +145,7 @@ async function allPhases(): Promise<boolean> {
       `${fixed(percentile(sorted, 50), 0)} / ${fixed(percentile(sorted, 99), 0)} / ${fixed(sorted[sorted.length - 1], 0)} ms`;
     console.log("  Latency is measured from each delta event's occurredAt — stamped with the server's clock by the runner");
     console.log('  at the moment the provider emits the delta (ms precision, truncated) — to its receipt by the SSE client');
-    console.log("  in this process (Date.now() when its chunk arrived), same machine clock; so it covers the runner's queue,");
+    console.log("  in the bench's receiver threads (Date.now() when its chunk arrived), same machine clock; so it covers the runner's queue,");
     console.log('  group commit + fsync + wake-up + store read + SSE write + loopback delivery (±1 ms).');
     console.log(
       line(

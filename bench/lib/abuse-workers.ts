@@ -6,7 +6,7 @@
  */
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
 import { HttpClient } from './http-client';
-import { RunObservation } from './streaming-runs';
+import { RunObservation } from './run-observation';
 
 /** Epoch milliseconds, comparable across threads (each has its own performance.timeOrigin). */
 export const epochMs = () => performance.timeOrigin + performance.now();

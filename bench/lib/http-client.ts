@@ -13,7 +13,7 @@ export class HttpClient {
   /** `headers` go with every request, e.g. `{ authorization: 'Bearer …' }` for one tenant. */
   constructor(
     readonly baseUrl: string,
-    private readonly headers: Record<string, string> = {},
+    readonly headers: Record<string, string> = {},
   ) {}
 
   json<T = any>(method: string, path: string, body?: unknown): Promise<{ status: number; body: T }> {

@@ -1,78 +1,9 @@
 import { int, line } from './format';
-import { HttpClient, SseMessage } from './http-client';
+import { HttpClient } from './http-client';
+import { LatencyLog, RunObservation } from './run-observation';
+import { SseReceivers } from './sse-receivers';
 
 export type ScriptStep = { type: 'text'; text: string } | { type: 'delay'; ms: number };
-
-interface Envelope {
-  executionId: string;
-  sequence: number;
-  type: string;
-  occurredAt: string;
-  data: Record<string, unknown>;
-}
-
-const TERMINAL = new Set(['run.completed', 'run.failed', 'run.cancelled']);
-
-/** Per received delta, in receive order: receipt time (epoch ms), latency (ms), and whether it was live. */
-export class LatencyLog {
-  readonly at: number[] = [];
-  readonly ms: number[] = [];
-  /** False for a delta emitted before its SSE client had attached (it came from the backlog). */
-  readonly live: boolean[] = [];
-}
-
-/** What one SSE client saw of one execution. */
-export class RunObservation {
-  id = '';
-  deltas = 0;
-  lastSequence = 0;
-  terminal: string | null = null;
-  problems: string[] = [];
-  endedAt = 0;
-  /** Epoch ms when the SSE response (200) arrived. */
-  openedAt = Infinity;
-
-  constructor(
-    readonly index: number,
-    private readonly expectedTexts: string[],
-    private readonly latencies: LatencyLog | null,
-  ) {}
-
-  onMessage(message: SseMessage, receivedAt: number): void {
-    const event = JSON.parse(message.data) as Envelope;
-    if (event.sequence !== this.lastSequence + 1) {
-      this.problem(`sequence ${event.sequence} after ${this.lastSequence}`);
-    }
-    if (message.id !== String(event.sequence)) this.problem(`SSE id ${message.id} for sequence ${event.sequence}`);
-    this.lastSequence = event.sequence;
-    if (this.terminal) this.problem(`${event.type} after the terminal ${this.terminal}`);
-    if (event.type === 'output.text.delta') {
-      const expected = this.expectedTexts[this.deltas];
-      if (event.data.delta !== expected) this.problem(`delta #${this.deltas + 1} is ${JSON.stringify(event.data.delta)}, expected ${JSON.stringify(expected)}`);
-      this.deltas += 1;
-      // The runner stamps occurredAt (ms precision, truncated) when the provider emits the delta.
-      if (this.latencies) {
-        const occurredAt = Date.parse(event.occurredAt);
-        this.latencies.at.push(receivedAt);
-        this.latencies.ms.push(receivedAt - occurredAt);
-        // occurredAt is truncated to the ms, so a delta stamped in the ms the stream opened counts as live.
-        this.latencies.live.push(occurredAt >= Math.floor(this.openedAt));
-      }
-    } else if (TERMINAL.has(event.type)) {
-      this.terminal = event.type;
-      this.endedAt = performance.now();
-    }
-  }
-
-  finish(): void {
-    if (this.deltas !== this.expectedTexts.length) this.problem(`got ${this.deltas} deltas, expected ${this.expectedTexts.length}`);
-    if (this.terminal !== 'run.completed') this.problem(`ended with ${this.terminal ?? 'no terminal event'}, expected run.completed`);
-  }
-
-  private problem(text: string): void {
-    if (this.problems.length < 5) this.problems.push(text);
-  }
-}
 
 export interface PhaseResult {
   runs: RunObservation[];
@@ -97,10 +28,14 @@ export interface PhaseOptions {
   route?: (i: number) => { start: HttpClient; stream: HttpClient };
 }
 
+/** SSE receiver threads per phase: one per core here, beside the servers they measure. */
+const RECEIVER_THREADS = 2;
+
 /**
  * Starts `executions` scripted runs at once, each on its own conversation (created beforehand,
  * outside the measured window), attaches one SSE client per run as soon as its 201 arrives,
- * and reads every stream to its terminal event, printing progress every second.
+ * and reads every stream to its terminal event, printing progress every second. The streams are
+ * read in worker threads (sse-receivers.ts), so this thread's starts never delay a receipt.
  */
 export async function runPhase(client: HttpClient, options: PhaseOptions, onStarted?: () => void): Promise<PhaseResult> {
   const texts = options.script.filter((s): s is { type: 'text'; text: string } => s.type === 'text').map((s) => s.text);
@@ -113,7 +48,8 @@ export async function runPhase(client: HttpClient, options: PhaseOptions, onStar
     }),
   );
   const latencies = new LatencyLog();
-  const runs = conversations.map((_, i) => new RunObservation(i, texts, options.measureLatency ? latencies : null));
+  const runs = conversations.map((_, i) => new RunObservation(i, texts, null));
+  const receivers = await SseReceivers.start(RECEIVER_THREADS, texts, options.measureLatency ? latencies : null);
   const body = (conversationId: string) => ({
     conversationId,
     provider: 'scripted',
@@ -133,7 +69,7 @@ export async function runPhase(client: HttpClient, options: PhaseOptions, onStar
       lastLatency = latencies.ms.length;
       worst = `, latency this second p99 ${recent[Math.ceil(recent.length * 0.99) - 1]} ms max ${recent[recent.length - 1]} ms`;
     }
-    const received = runs.reduce((n, r) => n + r.deltas, 0);
+    const received = receivers.deltas;
     const done = runs.filter((r) => r.terminal).length;
     const elapsed = (performance.now() - startedAt) / 1000;
     process.stdout.write(
@@ -149,12 +85,7 @@ export async function runPhase(client: HttpClient, options: PhaseOptions, onStar
         const started = await route(i).start.json('POST', '/v1/executions', body(conversations[i]));
         if (started.status !== 201) throw new Error(`POST /v1/executions: ${started.status} ${JSON.stringify(started.body)}`);
         run.id = started.body.id;
-        await route(i).stream.sse(
-          `/v1/executions/${run.id}/events`,
-          (message, at) => run.onMessage(message, at),
-          () => (run.openedAt = Date.now()),
-        );
-        run.finish();
+        await receivers.attach(run, route(i).stream, `/v1/executions/${run.id}/events`);
       }),
     );
     const timeout = new Promise<never>((_, fail) => {
@@ -164,6 +95,7 @@ export async function runPhase(client: HttpClient, options: PhaseOptions, onStar
   } finally {
     clearInterval(ticker);
     clearTimeout(timer);
+    await receivers.close();
   }
   const endedAt = Math.max(...runs.map((r) => r.endedAt));
   return { runs, startedAt, endedAt, latencies };

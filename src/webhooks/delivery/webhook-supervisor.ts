@@ -42,6 +42,8 @@ export class WebhookSupervisor implements OnApplicationBootstrap, BeforeApplicat
   private follower: Promise<void> | null = null;
   private timer: NodeJS.Timeout | null = null;
   private reconciling = false;
+  /** A deliverer stopped here since the last reconcile: the next batch, checkpoints alone too, reconciles. */
+  private stoppedHere = false;
   private readonly runs = new Set<Promise<void>>();
 
   constructor(
@@ -60,6 +62,10 @@ export class WebhookSupervisor implements OnApplicationBootstrap, BeforeApplicat
       // Every event of the webhook streams, outcomes too: a lease is taken at the revision the decision saw.
       filter: { streamPrefixes: [WEBHOOK_STREAM_PREFIX] },
       handle: ({ events }) => {
+        // A batch of checkpoints alone changes no endpoint: reconciling on each one asked the
+        // database who is alive once per commit anywhere (the heartbeat timer covers instances
+        // stopping). A deliverer that stopped here is restarted at the next batch, as before.
+        if (events.length === 0 && !this.stoppedHere) return;
         for (const event of events) this.apply(event);
         void this.reconcile();
       },
@@ -96,6 +102,9 @@ export class WebhookSupervisor implements OnApplicationBootstrap, BeforeApplicat
   /** Starts what this instance holds, takes what no live instance holds. */
   private async reconcile(): Promise<void> {
     if (this.reconciling || this.stopping.signal.aborted) return;
+    this.stoppedHere = false;
+    // Every endpoint delivered here or switched off (a delivery's outcome event, most often): no one to ask about.
+    if (![...this.endpoints].some(([id, endpoint]) => endpoint.enabled && !this.running.has(id))) return;
     this.reconciling = true;
     try {
       const registry = this.store.instances;
@@ -156,6 +165,7 @@ export class WebhookSupervisor implements OnApplicationBootstrap, BeforeApplicat
       this.store.instances !== null,
       (ended) => {
         if (this.running.get(id) === ended) this.running.delete(id);
+        this.stoppedHere = true;
         this.logger.log(`webhook ${id}: delivery here stopped (${ended.endReason})`);
       },
     );
@@ -166,6 +176,7 @@ export class WebhookSupervisor implements OnApplicationBootstrap, BeforeApplicat
         this.logger.error(`webhook ${id}: deliverer failed: ${error.message}`, error.stack);
         deliverer.stop('error');
         if (this.running.get(id) === deliverer) this.running.delete(id);
+        this.stoppedHere = true;
       })
       .finally(() => this.runs.delete(run));
     this.runs.add(run);

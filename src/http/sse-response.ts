@@ -56,8 +56,11 @@ export function startSse(reply: FastifyReply, connections: SseConnections, keepA
   const keepAlive = setInterval(() => raw.write(': keep-alive\n\n'), keepAliveMs);
   return {
     signal,
-    async send(text) {
-      if (text && !raw.write(text)) await once(raw, 'drain', { signal }).catch(() => undefined);
+    // Not async: a write the socket took (every live event of a client that keeps up) answers
+    // the one settled promise, instead of a new promise per event.
+    send(text) {
+      if (!text || raw.write(text)) return WRITTEN;
+      return once(raw, 'drain', { signal }).then(ignore, ignore);
     },
     end() {
       clearInterval(keepAlive);
@@ -65,6 +68,9 @@ export function startSse(reply: FastifyReply, connections: SseConnections, keepA
     },
   };
 }
+
+const WRITTEN = Promise.resolve();
+const ignore = (): void => undefined;
 
 /** One SSE message. */
 export const sseMessage = (id: number, event: string, data: string): string => `id: ${id}\nevent: ${event}\ndata: ${data}\n\n`;

@@ -72,7 +72,8 @@ export class EventStreamResponder {
       }
       if (!ended) {
         for await (const event of this.store.subscribeToStream(stream, { after, signal: sse.signal })) {
-          await send([event]);
+          // One frame, no page to filter and join: this runs once per live event per client.
+          if (event.revision + 1 > cursor) await sse.send(frame(event));
           if (isTerminalEvent(event.type)) break;
         }
       }

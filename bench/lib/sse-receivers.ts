@@ -17,7 +17,7 @@ interface ReceiverData {
   measureLatency: boolean;
 }
 
-type Command = { kind: 'attach'; index: number; baseUrl: string; headers: Record<string, string>; path: string } | { kind: 'close' };
+type Command = { kind: 'attach'; index: number; baseUrl: string; headers: Record<string, string>; path: string };
 
 /** What a run's observation holds once its stream has ended, the times as epoch ms. */
 type Finished = Pick<RunObservation, 'deltas' | 'lastSequence' | 'terminal' | 'problems' | 'endedAt' | 'openedAt'>;
@@ -117,9 +117,9 @@ function receive({ texts, measureLatency }: ReceiverData): void {
     sent += at.length;
     parentPort!.postMessage({ kind: 'samples', at, ms, live, received } satisfies Report);
   };
-  const ticker = setInterval(flush, SAMPLE_INTERVAL_MS);
+  // Until the bench terminates this thread at the end of the phase.
+  setInterval(flush, SAMPLE_INTERVAL_MS);
   parentPort!.on('message', (command: Command) => {
-    if (command.kind === 'close') return void clearInterval(ticker);
     const key = `${command.baseUrl} ${JSON.stringify(command.headers)}`;
     if (!clients.has(key)) clients.set(key, new HttpClient(command.baseUrl, command.headers));
     const run = new RunObservation(command.index, texts, latencies);

@@ -46,11 +46,13 @@ export class EventStreamResponder {
       texts.set(event, json);
       return Buffer.byteLength(json);
     };
+    // A cursor past the stream's end (a client's own) skips what it asked not to get again.
+    const unsent = (event: StoredEvent): boolean => event.revision + 1 > cursor;
     // A slow client holds the reader back instead of growing this process's memory.
     const send = (events: StoredEvent[]) =>
       sse.send(
         events
-          .filter((e) => e.revision + 1 > cursor)
+          .filter(unsent)
           .map((e) => frame(e, texts.get(e)))
           .join(''),
       );
@@ -73,7 +75,7 @@ export class EventStreamResponder {
       if (!ended) {
         for await (const event of this.store.subscribeToStream(stream, { after, signal: sse.signal })) {
           // One frame, no page to filter and join: this runs once per live event per client.
-          if (event.revision + 1 > cursor) await sse.send(frame(event));
+          if (unsent(event)) await sse.send(frame(event));
           if (isTerminalEvent(event.type)) break;
         }
       }

@@ -104,7 +104,7 @@ export class WebhookSupervisor implements OnApplicationBootstrap, BeforeApplicat
     if (this.reconciling || this.stopping.signal.aborted) return;
     this.stoppedHere = false;
     // Every endpoint delivered here or switched off (a delivery's outcome event, most often): no one to ask about.
-    if (![...this.endpoints].some(([id, endpoint]) => endpoint.enabled && !this.running.has(id))) return;
+    if (!this.anyWithoutDeliverer()) return;
     this.reconciling = true;
     try {
       const registry = this.store.instances;
@@ -122,6 +122,12 @@ export class WebhookSupervisor implements OnApplicationBootstrap, BeforeApplicat
     } finally {
       this.reconciling = false;
     }
+  }
+
+  /** Some switched-on endpoint has no deliverer here (the loop in `reconcile` checks each again after its awaits). */
+  private anyWithoutDeliverer(): boolean {
+    for (const [id, endpoint] of this.endpoints) if (endpoint.enabled && !this.running.has(id)) return true;
+    return false;
   }
 
   private async takeLease(id: string, endpoint: Endpoint): Promise<boolean> {

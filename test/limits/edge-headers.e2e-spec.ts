@@ -3,7 +3,7 @@ import { expectError } from '../support/error-envelope';
 import { openStream } from './stream-client';
 
 /**
- * Security headers (@fastify/helmet) on every answer, refusals included, with a CSP that
+ * Security headers (helmet) on every answer, refusals included, with a CSP that
  * Swagger UI works under; CORS (@fastify/cors) off by default, on with CORS_ORIGINS, and a
  * preflight that needs no key. Both come before authentication.
  */

@@ -73,6 +73,11 @@ export class GroupCommit {
     private readonly committed: (appends: CommittedAppend[]) => void,
     /** The shortest time from one commit's end to the next one's start (unless a full commit waits); 0: none. */
     private readonly windowMs = 0,
+    /**
+     * Blocks this thread for that long (the writer thread's Atomics.wait), instead of arming a
+     * timer: never on the event loop. See schedule.
+     */
+    private readonly sleep: ((ms: number) => void) | null = null,
   ) {
     this.headOf = db.prepare('SELECT revision FROM events WHERE stream_id = ? ORDER BY revision DESC LIMIT 1');
     this.insert = db.prepare(
@@ -128,6 +133,15 @@ export class GroupCommit {
       // what queued during a commit goes at once, it has waited long enough.
       if (this.queue.length > 0) this.schedule(0);
     };
+    if (windowMs > 0 && this.sleep) {
+      // A thread idle in its event loop is woken by every message posted to it, and each wake-up
+      // cost the poster ~13 µs against ~3 µs to a thread asleep (measured on Node 20, 2 cores): at
+      // ten appends per window that was a tenth of the event loop. Asleep, the appends posted
+      // meanwhile queue up unread; the port's handler, which called this, reads them all before
+      // the commit at setImmediate.
+      this.sleep(windowMs);
+      windowMs = 0;
+    }
     if (windowMs > 0) {
       this.scheduled = 'window';
       this.windowTimer = setTimeout(run, windowMs);

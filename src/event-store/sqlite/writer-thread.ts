@@ -24,7 +24,12 @@ db.pragma(`synchronous = ${synchronous}`);
 
 // Nothing else runs on this thread, so it may sleep through a commit window (group-commit.ts).
 const sleeper = new Int32Array(new SharedArrayBuffer(4));
-const commits = new GroupCommit(db, () => undefined, windowMs, (ms) => void Atomics.wait(sleeper, 0, 0, ms));
+const commits = new GroupCommit(
+  db,
+  () => undefined,
+  windowMs,
+  (ms) => void Atomics.wait(sleeper, 0, 0, ms),
+);
 const answers = new WriterAnswers(port);
 commits.onCommit = (appends, events) => answers.committed(appends, events);
 

@@ -1,3 +1,4 @@
+import { nowIso } from '../../common/clock';
 import { newId } from '../../common/ids';
 import type { ExpectedRevision, NewEvent } from '../event-store';
 import type { EventRow } from './group-commit';
@@ -37,7 +38,7 @@ export function toRows(streamId: string, events: NewEvent[], expected: ExpectedR
       metadata: JSON.stringify(e.metadata),
       tenantId: checkText(e.metadata.tenantId, 'metadata.tenantId'),
       schemaVersion: e.metadata.schemaVersion,
-      occurredAt: checkText(e.occurredAt ?? (now ??= new Date().toISOString()), 'occurredAt'),
+      occurredAt: checkText(e.occurredAt ?? (now ??= nowIso()), 'occurredAt'),
     };
     if (!UUID.test(row.id)) throw new RangeError(`event id ${row.id} is not a UUID`);
     if (!Number.isInteger(row.schemaVersion) || row.schemaVersion < 0 || row.schemaVersion > 2 ** 31 - 1) {

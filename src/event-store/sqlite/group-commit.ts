@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { nowIso } from '../../common/clock';
 import { newId } from '../../common/ids';
 import { AppendResult, EncodedEvent, ExpectedRevision, revisionMatches, NewEvent, WrongExpectedRevisionError } from '../event-store';
 import type { CommittedAppend } from '../recent-events';
@@ -31,7 +32,7 @@ export function toRows(events: NewEvent[]): EventRowIn[] {
     type: e.type,
     data: JSON.stringify(e.data),
     metadata: JSON.stringify(e.metadata),
-    occurredAt: e.occurredAt ?? (now ??= new Date().toISOString()),
+    occurredAt: e.occurredAt ?? (now ??= nowIso()),
   }));
 }
 

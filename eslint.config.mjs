@@ -54,6 +54,24 @@ export default tseslint.config(
     },
   },
   {
+    // The log context is carried by hand (src/observability/request-context.ts): an AsyncLocalStorage
+    // entered once keeps a promise hook on for every promise of the process on Node 20.
+    files: ['src/**/*.ts'],
+    ignores: ['src/**/*.spec.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            { name: 'nestjs-pino/storage', message: 'carry the log context by hand (request-context.ts): no AsyncLocalStorage on the hot path' },
+            { name: 'node:async_hooks', importNames: ['AsyncLocalStorage', 'createHook'], message: 'no async hooks on the hot path (request-context.ts)' },
+            { name: 'async_hooks', importNames: ['AsyncLocalStorage', 'createHook'], message: 'no async hooks on the hot path (request-context.ts)' },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // Specs, e2e suites and benches read HTTP bodies and fixtures as `any` on purpose: the shape is
     // what they assert. The production code under src/ keeps these rules.
     files: ['test/**/*.ts', 'bench/**/*.ts', 'src/**/*.spec.ts'],

@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Logger as Pino } from 'pino';
 import { Authenticator } from './authenticator';
 
 /**
@@ -20,7 +21,7 @@ export const isPublic = (request: FastifyRequest) => {
  */
 export async function authenticate(authenticator: Authenticator, request: FastifyRequest): Promise<void> {
   if (!authenticator.enabled || isPublic(request)) return;
-  request.tenantId = await authenticator.tenantOf(request.headers.authorization, request.ip);
+  request.tenantId = await authenticator.tenantOf(request.headers.authorization, request.ip, request.log as Pino);
 }
 
 /**

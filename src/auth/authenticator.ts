@@ -1,3 +1,4 @@
+import type { Logger as Pino } from 'pino';
 import { RateLimitedError, ServiceUnavailableError, UnauthenticatedError } from '../common/errors/request-errors';
 import { ApiKeys } from './api-keys';
 import { AuthConfig } from './auth-config';
@@ -47,8 +48,8 @@ export class Authenticator {
     return this.keys.size > 0 || this.jwt !== null;
   }
 
-  /** The tenant for an `Authorization` header value sent from `address`; throws UnauthenticatedError, RateLimitedError (this address failed too often) or ServiceUnavailableError (the keys cannot be fetched). */
-  async tenantOf(authorization: string | string[] | undefined, address: string): Promise<string> {
+  /** The tenant for an `Authorization` header value sent from `address` (`log`: the request's logger); throws UnauthenticatedError, RateLimitedError (this address failed too often) or ServiceUnavailableError (the keys cannot be fetched). */
+  async tenantOf(authorization: string | string[] | undefined, address: string, log?: Pino): Promise<string> {
     const token = bearerToken(authorization);
     const tenant = typeof token === 'string' ? this.keys.tenantOf(token) : null;
     if (tenant !== null) return tenant;
@@ -56,17 +57,17 @@ export class Authenticator {
     if (wait !== null) throw rateLimited(wait);
     try {
       if (typeof token !== 'string') throw token;
-      return await this.verify(token);
+      return await this.verify(token, log);
     } catch (error) {
       if (error instanceof UnauthenticatedError) this.failures.record(address);
       throw error;
     }
   }
 
-  private async verify(token: string): Promise<string> {
+  private async verify(token: string, log?: Pino): Promise<string> {
     if (!this.jwt) throw unauthenticated('bearer token is not valid');
     try {
-      return await this.jwt.tenantOf(token);
+      return await this.jwt.tenantOf(token, log);
     } catch (error) {
       if (error instanceof InvalidTokenError) throw unauthenticated(error.message);
       if (error instanceof SigningKeysUnavailableError) {

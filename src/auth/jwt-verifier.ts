@@ -1,4 +1,6 @@
 import { Logger } from '@nestjs/common';
+import type { Logger as Pino } from 'pino';
+import { linesOn } from '../observability/request-context';
 import { createLocalJWKSet, createRemoteJWKSet, errors, JWTVerifyGetKey, jwtVerify, type JWSHeaderParameters, type FlattenedJWSInput } from 'jose';
 import { OidcConfig } from './auth-config';
 import { TENANT_NAME_RULE, isTenantName } from './tenant-name';
@@ -50,10 +52,10 @@ export class JwtVerifier {
   }
 
   /** The token's tenant; throws InvalidTokenError or SigningKeysUnavailableError. */
-  async tenantOf(token: string): Promise<string> {
+  async tenantOf(token: string, log?: Pino): Promise<string> {
     let payload: Record<string, unknown>;
     try {
-      ({ payload } = await jwtVerify(token, this.getKey, {
+      ({ payload } = await jwtVerify(token, log ? (header, input) => this.key(header, input, log) : this.getKey, {
         issuer: this.config.issuer,
         audience: this.config.audience,
         algorithms: ALGORITHMS,
@@ -76,7 +78,8 @@ export class JwtVerifier {
     return tenant;
   }
 
-  private async key(header: JWSHeaderParameters, token: FlattenedJWSInput) {
+  /** `log`: the request's logger, so that an outage's line carries the id of the request it refused. */
+  private async key(header: JWSHeaderParameters, token: FlattenedJWSInput, log?: Pino) {
     let failure: unknown = new Error('an earlier fetch failed moments ago');
     if (Date.now() >= this.quietUntil) {
       try {
@@ -85,7 +88,7 @@ export class JwtVerifier {
         if (isVerdict(error)) throw error;
         failure = error;
         this.quietUntil = Date.now() + KEYS_RETRY_AFTER_S * 1000;
-        this.logger.warn(`fetching the signing keys from ${this.config.jwksUrl} failed: ${(error as Error).message}`);
+        (log ? linesOn(log, 'Auth') : this.logger).warn(`fetching the signing keys from ${this.config.jwksUrl} failed: ${(error as Error).message}`);
       }
     }
     // The remote set keeps the last keys it fetched; a token signed by one of them is still good.

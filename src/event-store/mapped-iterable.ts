@@ -2,8 +2,7 @@
  * `source` with `map` applied to each item, as a plain iterator instead of an async generator:
  * every event streamed to a client or the projector passes through one, and a generator layer
  * costs several promises per item. `next` chains one `then` on the source's promise rather than
- * being an async function, whose own promise and await cost two more per item while async hooks
- * are on (the log context's AsyncLocalStorage keeps them on). Ending it (break, return, a throwing
+ * being an async function, whose own promise and await cost two more per item. Ending it (break, return, a throwing
  * `map`) ends the source.
  */
 export function mapped<T, U>(source: AsyncIterable<T>, map: (item: T) => U): AsyncIterable<U> {

@@ -1,4 +1,6 @@
-import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
+import { ArgumentsHost, Catch, ExceptionFilter, HttpException } from '@nestjs/common';
+import type { Logger as Pino } from 'pino';
+import { linesOn } from '../observability/request-context';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, errorEnvelope } from './api-error';
 import { openAiErrorBody, speaksOpenAiErrors } from './openai-error';
@@ -52,10 +54,11 @@ function fromHttpException(exception: HttpException, request: FastifyRequest): A
 const clientLeft = (exception: unknown, request: FastifyRequest) => (exception as { code?: unknown } | null)?.code === 'ECONNRESET' && request.raw.destroyed;
 
 /** The one place errors become the error envelope of docs/api.md#errors; never a stack trace on the wire. */
+/** The request's own logger, so that its lines carry its `reqId` (and execution id). */
+const linesOf = (request: FastifyRequest) => linesOn(request.log as Pino, 'HTTP');
+
 @Catch()
 export class ApiExceptionFilter implements ExceptionFilter {
-  private readonly logger = new Logger('HTTP');
-
   catch(exception: unknown, host: ArgumentsHost): void {
     const reply = host.switchToHttp().getResponse<FastifyReply>();
     const request = host.switchToHttp().getRequest<FastifyRequest>();
@@ -67,11 +70,11 @@ export class ApiExceptionFilter implements ExceptionFilter {
     if (reply.sent || reply.raw.headersSent) return;
     if (clientLeft(exception, request)) {
       // The request's own closing line (request-log.ts) says it too, at debug.
-      this.logger.debug(`${request.method} ${request.url}: the client's connection closed before its request had arrived`);
+      linesOf(request).debug(`${request.method} ${request.url}: the client's connection closed before its request had arrived`);
       return;
     }
     if (!error) {
-      this.logger.error(`${request.method} ${redactedUrl(request.url)} failed`, (exception as Error)?.stack);
+      linesOf(request).error(`${request.method} ${redactedUrl(request.url)} failed`, (exception as Error)?.stack);
       const internal = new ApiError('INTERNAL_ERROR', 'internal server error');
       void reply
         .status(500)
@@ -79,7 +82,7 @@ export class ApiExceptionFilter implements ExceptionFilter {
       return;
     }
     if (exception instanceof StoreUnavailableError) {
-      this.logger.warn(`${request.method} ${redactedUrl(request.url)}: 503, ${exception.message}`);
+      linesOf(request).warn(`${request.method} ${redactedUrl(request.url)}: 503, ${exception.message}`);
     }
     reply.headers(error.headers);
     // 503 and 429 always tell the client when to retry (docs/api.md#errors); the throwers set their own when they know better.

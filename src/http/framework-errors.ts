@@ -1,7 +1,8 @@
-import { Logger } from '@nestjs/common';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { IncomingMessage, STATUS_CODES, Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
+import type { Logger as Pino } from 'pino';
+import { linesOn } from '../observability/request-context';
 import { authenticate } from '../auth/authentication.hook';
 import { Authenticator } from '../auth/authenticator';
 import { ApiError, errorEnvelope } from './api-error';
@@ -10,10 +11,8 @@ import { applicationErrorToApi } from './application-errors';
 import { DrainBounds, drainRequestBody } from './drain-request-body';
 import { trackUnroutedRequest } from './request-log';
 
-const logger = new Logger('HTTP');
-
 /** Router errors raised before any hook or route runs, by code. */
-function fromRouterError(error: FastifyError): ApiError {
+function fromRouterError(error: FastifyError, request: FastifyRequest): ApiError {
   switch (error.code) {
     case 'FST_ERR_BAD_URL':
       return new ApiError('VALIDATION_ERROR', 'the request path has a malformed percent-encoding');
@@ -21,7 +20,7 @@ function fromRouterError(error: FastifyError): ApiError {
       // Ids are opaque (docs/api.md#conventions): one too long to route cannot exist.
       return new ApiError('NOT_FOUND', 'no such resource');
     default:
-      logger.error(`router error ${error.code}: ${error.message}`);
+      linesOn(request.log as Pino, 'HTTP').error(`router error ${error.code}: ${error.message}`);
       return new ApiError('VALIDATION_ERROR', 'the request could not be routed');
   }
 }
@@ -42,7 +41,7 @@ function answerRouterError(authenticator: Authenticator, drain: DrainBounds, err
     let answer: ApiError;
     try {
       await authenticate(authenticator, request);
-      answer = fromRouterError(error);
+      answer = fromRouterError(error, request);
     } catch (refusal) {
       answer = applicationErrorToApi(refusal) ?? new ApiError('VALIDATION_ERROR', 'the request could not be routed');
     }
@@ -51,7 +50,7 @@ function answerRouterError(authenticator: Authenticator, drain: DrainBounds, err
     const body = speaksOpenAiErrors(request.url) ? openAiErrorBody(answer) : errorEnvelope(answer);
     await reply.status(answer.status).type('application/json; charset=utf-8').send(body);
   })().catch((failure) => {
-    logger.error(`answering a router error failed: ${(failure as Error).message}`);
+    linesOn(request.log as Pino, 'HTTP').error(`answering a router error failed: ${(failure as Error).message}`);
     if (!reply.raw.headersSent) reply.raw.destroy();
   });
 }

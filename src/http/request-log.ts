@@ -2,7 +2,7 @@ import { trace } from '@opentelemetry/api';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger as Pino } from 'pino';
 import { redactedUrl } from '../observability/redacted-url';
-import { bindExecutionId, enterRequestContext, openRequestContext } from '../observability/request-context';
+import { openRequestLog } from '../observability/request-context';
 import { routeTemplate } from './route-template';
 
 /** An execution id as the runtime makes them (and not 16 KiB of whatever a caller put in a path). */
@@ -18,9 +18,9 @@ const levelOf = (status: number) => (status === 503 ? 'warn' : status >= 500 ? '
 
 /**
  * Everything a request carries from its first hook on: its id (Fastify's `request.id`, from
- * `X-Request-Id` or generated, see request-id.ts) echoed in `X-Request-Id`; nestjs-pino's log
- * context for every line written while it is handled, on Fastify's request logger (`reqId`) plus
- * the execution id of an `/v1/executions/{id}…` route; the route on its HTTP span when tracing is on;
+ * `X-Request-Id` or generated, see request-id.ts) echoed in `X-Request-Id`; its log context
+ * (request-context.ts), on Fastify's request logger (`reqId`) plus the execution id of an
+ * `/v1/executions/{id}…` route; the route on its HTTP span when tracing is on;
  * and one closing line when the response ends or its connection closes (SSE streams included):
  * server errors as errors (503, an outage the client is told to wait out, as a warning), every
  * other request at debug level, so an operator can follow a failing client without drowning in
@@ -37,30 +37,25 @@ function track(request: FastifyRequest, reply: FastifyReply, done: () => void): 
       span.setAttribute('http.route', routeTemplate(route));
     }
   }
-  const context = openRequestContext(request.raw, request.log as Pino);
+  const log = openRequestLog(request.raw, request.log as Pino);
   const started = performance.now();
   reply.raw.once('close', () => {
     const status = reply.raw.statusCode;
     const level = levelOf(status);
     // The request's logger as it ends: with the execution id bound while it was handled.
-    const log = context.logger;
-    if (!log.isLevelEnabled(level)) return;
+    if (!log.logger.isLevelEnabled(level)) return;
     const ms = Math.round(performance.now() - started);
     const line = `${request.method} ${redactedUrl(request.raw.url ?? '')} ${status} ${ms} ms`;
-    log[level]({ req: request.raw, res: reply.raw, responseTime: ms }, reply.raw.writableFinished ? line : `${line} (closed before the response ended)`);
+    log.logger[level]({ req: request.raw, res: reply.raw, responseTime: ms }, reply.raw.writableFinished ? line : `${line} (closed before the response ended)`);
   });
   const executionId = executionIdInRoute(request);
-  enterRequestContext(request.raw, () => {
-    if (executionId) bindExecutionId(executionId);
-    done();
-  });
+  if (executionId) log.bindExecutionId(executionId);
+  done();
 }
 
 /** Installed before every other onRequest hook, so that auth and early answers are covered too. */
 export function installRequestLog(fastify: FastifyInstance): void {
   fastify.addHook('onRequest', track);
-  // Fastify reads the body outside the request's async context: enter it again for the route.
-  fastify.addHook('preValidation', (request, _reply, done) => enterRequestContext(request.raw, done));
 }
 
 /** For the requests Fastify's router answers before any hook runs (framework-errors.ts). */

@@ -88,8 +88,8 @@ export function exitLogger(): Pino {
 
 /**
  * Nest's LoggerService on nestjs-pino: every `new Logger('X').log(...)` in the code base, and
- * Nest's own start-up lines, become JSON lines with `context: 'X'`; inside a request they carry
- * its `reqId` (and `executionId`), through nestjs-pino's async-local store (request-context.ts).
+ * Nest's own start-up lines, become JSON lines with `context: 'X'`. They carry no request's id:
+ * lines that must are written on the request's (or run's) own logger (request-context.ts).
  */
 export function nestLogger(): NestPinoLogger {
   const params = { pinoHttp: { logger: rootLogger() } };

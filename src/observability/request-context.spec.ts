@@ -1,7 +1,8 @@
 import { Logger } from '@nestjs/common';
 import type { IncomingMessage } from 'node:http';
 import { nestLogger, rootLogger, setLogLevel } from './logger';
-import { bindExecutionId, enterRequestContext, openRequestContext, withExecutionLogContext } from './request-context';
+import { storage } from 'nestjs-pino/storage';
+import { executionLogger, linesOn, openRequestLog, RequestLog, requestLogOf } from './request-context';
 import { requestIdOf } from './request-id';
 
 /** What the root logger writes while `fn` runs, as parsed lines. */
@@ -38,43 +39,45 @@ describe('log context', () => {
     Logger.overrideLogger(nestLogger());
   });
 
-  it("puts a request's id and its execution's id on every Nest Logger line inside it, binding the first id only", async () => {
-    let context: { logger: { bindings(): object } } | undefined;
+  it("puts a request's id and its execution's id on the lines written on its logger, binding the first id only", async () => {
+    let log: RequestLog | undefined;
+    const raw = rawRequest();
     const lines = await captured(() => {
-      const raw = rawRequest();
-      context = openRequestContext(raw, rootLogger().child({ reqId: 'r-1' }));
-      enterRequestContext(raw, () => {
-        new Logger('Test').log('before');
-        bindExecutionId('exec-1');
-        bindExecutionId('exec-2');
-        new Logger('Test').log('after');
-      });
+      log = openRequestLog(raw, rootLogger().child({ reqId: 'r-1' }));
+      linesOn(requestLogOf(raw)!.logger, 'Test').log('before');
+      log.bindExecutionId('exec-1');
+      log.bindExecutionId('exec-2');
+      linesOn(log.logger, 'Test').warn('after');
+      new Logger('Elsewhere').log('not on the request');
     });
     expect(lines).toEqual([
       expect.objectContaining({ reqId: 'r-1', context: 'Test', msg: 'before' }),
-      expect.objectContaining({ reqId: 'r-1', executionId: 'exec-1', context: 'Test', msg: 'after' }),
+      expect.objectContaining({ level: 'warn', reqId: 'r-1', executionId: 'exec-1', context: 'Test', msg: 'after' }),
+      expect.objectContaining({ context: 'Elsewhere', msg: 'not on the request' }),
     ]);
     expect(lines[0]).not.toHaveProperty('executionId');
+    expect(lines[2]).not.toHaveProperty('reqId');
     // What the request's closing line is written with.
-    expect(context!.logger.bindings()).toEqual({ reqId: 'r-1', executionId: 'exec-1' });
+    expect(log!.logger.bindings()).toEqual({ reqId: 'r-1', executionId: 'exec-1' });
   });
 
   it("gives a run its execution id, keeping the starting request's id, and outlives it", async () => {
-    let later: Promise<void> = Promise.resolve();
     const lines = await captured(async () => {
-      const raw = rawRequest();
-      openRequestContext(raw, rootLogger().child({ reqId: 'r-2' }));
-      enterRequestContext(raw, () => {
-        bindExecutionId('exec-3');
-        withExecutionLogContext('exec-3', () => {
-          later = new Promise((resolve) => setTimeout(resolve, 5)).then(() => new Logger('Run').warn('still running'));
-        });
-      });
-      await later;
+      const log = openRequestLog(rawRequest(), rootLogger().child({ reqId: 'r-2' }));
+      log.bindExecutionId('exec-3');
+      const run = linesOn(executionLogger('exec-3', log), 'Run');
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      run.error('still running', new Error('boom').stack);
       new Logger('Outside').log('no request');
     });
     expect(lines).toEqual([
-      expect.objectContaining({ reqId: 'r-2', executionId: 'exec-3', context: 'Run', msg: 'still running' }),
+      expect.objectContaining({
+        level: 'error',
+        reqId: 'r-2',
+        executionId: 'exec-3',
+        context: 'Run',
+        err: expect.objectContaining({ message: 'still running' }),
+      }),
       expect.objectContaining({ context: 'Outside', msg: 'no request' }),
     ]);
     // One executionId key, not two (the request had bound the same one).
@@ -82,9 +85,34 @@ describe('log context', () => {
     expect(lines[1]).not.toHaveProperty('reqId');
   });
 
-  it('a run started outside any request has the execution id alone', async () => {
-    const lines = await captured(() => withExecutionLogContext('exec-4', () => new Logger('Run').log('resumed')));
-    expect(lines).toEqual([expect.objectContaining({ executionId: 'exec-4', msg: 'resumed' })]);
+  it('a run started by a request bound to another execution, or by none, has its own execution id alone', async () => {
+    const other = openRequestLog(rawRequest(), rootLogger().child({ reqId: 'r-3' }));
+    other.bindExecutionId('exec-0');
+    const fresh = openRequestLog(rawRequest(), rootLogger().child({ reqId: 'r-4' }));
+    const lines = await captured(() => {
+      linesOn(executionLogger('exec-4'), 'Run').log('resumed');
+      linesOn(executionLogger('exec-5', other), 'Run').log('continued');
+      linesOn(executionLogger('exec-6', fresh), 'Run').log('started');
+    });
+    expect(lines).toEqual([
+      expect.objectContaining({ executionId: 'exec-4', msg: 'resumed' }),
+      expect.objectContaining({ executionId: 'exec-5', msg: 'continued' }),
+      expect.objectContaining({ reqId: 'r-4', executionId: 'exec-6', msg: 'started' }),
+    ]);
     expect(lines[0]).not.toHaveProperty('reqId');
+    expect(lines[1]).not.toHaveProperty('reqId');
+    // The request that started exec-6 keeps its own bindings (its closing line names no execution).
+    expect(fresh.logger.bindings()).toEqual({ reqId: 'r-4' });
+  });
+
+  it("leaves nestjs-pino's AsyncLocalStorage disabled: an entered one would put a promise hook on every promise", async () => {
+    await captured(async () => {
+      const log = openRequestLog(rawRequest(), rootLogger().child({ reqId: 'r-5' }));
+      log.bindExecutionId('exec-7');
+      new Logger('Test').log('a line');
+      await Promise.resolve();
+    });
+    // Node 20's AsyncLocalStorage says whether run() or enterWith() has switched it (and its hook) on.
+    expect((storage as unknown as { enabled: boolean }).enabled).toBe(false);
   });
 });

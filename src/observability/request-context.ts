@@ -1,61 +1,77 @@
 import { trace } from '@opentelemetry/api';
-import { Store, storage } from 'nestjs-pino/storage';
+import { Logger as NestPinoLogger, PinoLogger } from 'nestjs-pino';
 import type { IncomingMessage } from 'node:http';
 import type { Logger as Pino } from 'pino';
 import { rootLogger } from './logger';
 
 /**
- * nestjs-pino's async-local store, which its Logger reads on every line: the logger of the
- * request (with its `reqId`) or of the execution being driven, plus the execution id bound to it.
+ * The log context is carried by hand, never in an AsyncLocalStorage: on Node 20 one that has ever
+ * been entered keeps a promise hook on for every promise in the process, which measured 10 % of
+ * the allocations and a fifth of the CPU per streamed delta (docs/benchmarks.md). So a line that
+ * must carry a request's `reqId` or a run's `executionId` is written on that request's or run's
+ * logger (`linesOn`); `new Logger('X')` lines carry neither.
  */
-export class LogContext extends Store {
+
+/** What the code handling a request (or driving a run) writes its lines with; Nest's `Logger` is one. */
+export interface LogLines {
+  debug(message: string): void;
+  log(message: string): void;
+  warn(message: string): void;
+  error(message: string, stack?: string): void;
+}
+
+/** A request's logger (Fastify's, with its `reqId`) and the execution bound to it. */
+export class RequestLog {
   executionId: string | null = null;
+
+  constructor(readonly logger: Pino) {}
+
+  /**
+   * Tags what follows in the request with the execution it concerns: its log lines (the closing
+   * line too) and the active span. The first id bound wins.
+   */
+  bindExecutionId(executionId: string): void {
+    trace.getActiveSpan()?.setAttribute('runledger.execution_id', executionId);
+    if (this.executionId !== null) return;
+    // Fastify's logger of this request alone, so its bindings are changed in place: a child
+    // logger here cost ~40 µs per start in a profile, most of it pino's set-up.
+    this.logger.setBindings({ executionId });
+    this.executionId = executionId;
+  }
 }
 
-const contexts = new WeakMap<IncomingMessage, LogContext>();
+const logs = new WeakMap<IncomingMessage, RequestLog>();
 
-/** The log context of a request, on its own logger (never a shared one); `enterRequestContext` runs code inside it. */
-export function openRequestContext(raw: IncomingMessage, logger: Pino): LogContext {
-  const context = new LogContext(logger);
-  contexts.set(raw, context);
-  return context;
+/** Opens the log context of a request, on its own logger (never a shared one). */
+export function openRequestLog(raw: IncomingMessage, logger: Pino): RequestLog {
+  const log = new RequestLog(logger);
+  logs.set(raw, log);
+  return log;
 }
 
-/**
- * Runs `fn` (the rest of the request: the next hooks, the route) inside the request's log context.
- * Fastify reads the body in the socket's own async context, so a preValidation hook enters it again.
- */
-export function enterRequestContext(raw: IncomingMessage, fn: () => void): void {
-  const context = contexts.get(raw);
-  if (context && storage.getStore() !== context) storage.run(context, fn);
-  else fn();
-}
-
-/**
- * Tags what follows in the current request (or execution) with the execution it concerns: its log
- * lines (the request's closing line too) and the active span. The first id bound wins.
- */
-export function bindExecutionId(executionId: string): void {
-  trace.getActiveSpan()?.setAttribute('runledger.execution_id', executionId);
-  const context = storage.getStore();
-  if (!(context instanceof LogContext) || context.executionId !== null) return;
-  // The request's own logger (Fastify makes one per request), so its bindings are changed in
-  // place: a child logger here cost ~40 µs per start in a profile, most of it pino's set-up.
-  context.logger.setBindings({ executionId });
-  context.executionId = executionId;
+/** The log context of a request opened by the request log's first hook. */
+export function requestLogOf(raw: IncomingMessage): RequestLog | undefined {
+  return logs.get(raw);
 }
 
 /**
- * Runs `fn` (a running execution's session) in a log context of its own, so that its lines carry
- * the execution id long after the request that started it has ended — and that request's `reqId`,
- * which says what started it.
+ * The logger of a running execution: its lines carry the execution id long after the request
+ * that started it has ended — and that request's `reqId`, which says what started it.
  */
-export function withExecutionLogContext<T>(executionId: string, fn: () => T): T {
-  const current = storage.getStore();
-  const same = current instanceof LogContext && current.executionId === executionId;
-  const other = current instanceof LogContext && current.executionId !== null && !same;
-  const logger = same ? current.logger : (other || !current ? rootLogger() : current.logger).child({ executionId });
-  const context = new LogContext(logger);
-  context.executionId = executionId;
-  return storage.run(context, fn);
+export function executionLogger(executionId: string, startedBy?: RequestLog): Pino {
+  if (startedBy?.executionId === executionId) return startedBy.logger;
+  const parent = startedBy && startedBy.executionId === null ? startedBy.logger : rootLogger();
+  return parent.child({ executionId });
+}
+
+/** Nest-`Logger`-shaped lines with `context` on `logger`, formatted as nestjs-pino formats every other line. */
+export function linesOn(logger: Pino, context: string): LogLines {
+  // nestjs-pino's Logger only calls the level methods of what it is given, which a pino logger has.
+  const nest = new NestPinoLogger(logger as unknown as PinoLogger, {});
+  return {
+    debug: (message) => nest.debug(message, context),
+    log: (message) => nest.log(message, context),
+    warn: (message) => nest.warn(message, context),
+    error: (message, stack) => (stack === undefined ? nest.error(message, context) : nest.error(message, stack, context)),
+  };
 }

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { AppError } from '../common/errors/app-error';
 import { CancelExecutionCommand } from '../executions/commands/cancel-execution.command';
+import type { RequestLog } from '../observability/request-context';
 import { CreateRequest } from './domain/create-request';
 import { ResponseRef } from './domain/response-id';
 import type { InputItem, ResponseObject } from './domain/response-types';
@@ -20,14 +21,14 @@ export class ResponseActions {
   ) {}
 
   /** Function outputs continue the previous response's execution; anything else starts one. */
-  create(tenantId: string, request: CreateRequest): Promise<ResponseRef> {
+  create(tenantId: string, request: CreateRequest, log?: RequestLog): Promise<ResponseRef> {
     if (request.functionOutputs.length > 0) {
       if (request.previousResponseId === null)
         throw problem('function_call_output items need previous_response_id: the response whose calls they answer', 'previous_response_id');
       return this.continuer.continue(tenantId, request);
     }
     if (request.echoedCalls.length > 0) throw problem('function_call items are accepted only beside the function_call_output items that answer them', 'input');
-    return this.starter.start(tenantId, request);
+    return this.starter.start(tenantId, request, log);
   }
 
   /**

@@ -11,6 +11,7 @@ import { CreateRequest } from './domain/create-request';
 import { responseIdOf, ResponseRef } from './domain/response-id';
 import type { ResponseSettings } from './domain/response-types';
 import { ResponseReader } from './response-reader';
+import type { RequestLog } from '../observability/request-context';
 
 /** Where a config key of the execution came from in the request, for the error's `param`. */
 const PARAM_OF_CONFIG: Record<string, string> = {
@@ -55,7 +56,7 @@ export class StartResponse {
     @Inject(CONFIG) private readonly config: Config,
   ) {}
 
-  async start(tenantId: string, request: CreateRequest): Promise<ResponseRef> {
+  async start(tenantId: string, request: CreateRequest, log?: RequestLog): Promise<ResponseRef> {
     if (request.model === null) throw problem('model is required: a provider id from GET /v1/providers, or <provider id>/<model>', 'model');
     if (request.userText === '') throw problem('input must contain a user message with text', 'input');
     if (request.conversation !== null && request.previousResponseId !== null) {
@@ -99,15 +100,19 @@ export class StartResponse {
     }
     try {
       const { state } = await this.commands.execute(
-        new StartExecutionCommand(tenantId, {
-          conversationId,
-          provider: providerId,
-          input: { text: request.userText },
-          requiredCapabilities,
-          config,
-          idempotencyKey: null,
-          responses: settings as unknown as Record<string, unknown>,
-        }),
+        new StartExecutionCommand(
+          tenantId,
+          {
+            conversationId,
+            provider: providerId,
+            input: { text: request.userText },
+            requiredCapabilities,
+            config,
+            idempotencyKey: null,
+            responses: settings as unknown as Record<string, unknown>,
+          },
+          log,
+        ),
       );
       return { executionId: state.id, turn: 1 };
     } catch (error) {

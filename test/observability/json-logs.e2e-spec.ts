@@ -133,9 +133,18 @@ describeBuilt('JSON logs (compiled server)', () => {
     expect(server.stdout()).not.toContain(KEY);
   });
 
-  it('at info: no request below warn, a Nest logger line inside a request carries its id, nothing secret', async () => {
+  it("at info: no request below warn, a line inside a request carries its id, a run's its execution's and its starter's, nothing secret", async () => {
     const server = await start('info');
     await runExecution(server);
+    // A run whose cleanup fails at its deadline: its session warns, after the start's request has ended.
+    const conversation = await call(server, 'POST', '/v1/conversations', {});
+    const config = { script: [{ type: 'delay', ms: 60000 }], cleanup: 'fail' };
+    const body = { conversationId: conversation.body.id, provider: 'scripted', input: { text: INPUT }, config, timeoutMs: 300 };
+    const slow = await call(server, 'POST', '/v1/executions', body, { 'x-request-id': 'slow-start-1' });
+    expect(slow.status).toBe(201);
+    for (let status = 'running'; status !== 'failed'; await new Promise((resolve) => setTimeout(resolve, 50))) {
+      status = (await call(server, 'GET', `/v1/executions/${slow.body.id}`)).body.status;
+    }
     // The identity provider is down: the 503's cause is logged (Auth, a Nest Logger) inside the request.
     issuer.mode = 500;
     const token = await issuer.sign({ tenant: 'acme' });
@@ -149,6 +158,9 @@ describeBuilt('JSON logs (compiled server)', () => {
     expect(ofOutage).toEqual([
       expect.objectContaining({ level: 'warn', context: 'Auth', msg: expect.stringContaining('fetching the signing keys from') }),
       expect.objectContaining({ level: 'warn', msg: expect.stringMatching(/^GET \/v1\/runtime 503 /) }),
+    ]);
+    expect(lines.filter((l) => l.executionId === slow.body.id && l.level === 'warn')).toEqual([
+      expect.objectContaining({ reqId: 'slow-start-1', context: 'ExecutionRunner', msg: expect.stringContaining('its cleanup after the deadline failed') }),
     ]);
     const stdout = server.stdout();
     for (const secret of [KEY, WRONG_KEY, token, token.split('.')[2], INPUT]) expect(stdout).not.toContain(secret);

@@ -1,5 +1,6 @@
 import { Command } from '@nestjs/cqrs';
 import { ExecutionState } from '../domain/execution-state';
+import type { RequestLog } from '../../observability/request-context';
 import { ClaimedRequest } from './idempotency-claims';
 
 export interface StartExecutionResult {
@@ -12,6 +13,8 @@ export class StartExecutionCommand extends Command<StartExecutionResult> {
   constructor(
     readonly tenantId: string,
     readonly request: ClaimedRequest,
+    /** The log context of the HTTP request starting it: its lines and its run's name the execution. */
+    readonly log?: RequestLog,
   ) {
     super();
   }

@@ -8,7 +8,7 @@ import { nowIso } from '../../common/clock';
 import { newId } from '../../common/ids';
 import { loadConversation } from '../../conversations/conversation-stream';
 import { EVENT_STORE, EventStore, WrongExpectedRevisionError } from '../../event-store/event-store';
-import { bindExecutionId } from '../../observability/request-context';
+import type { RequestLog } from '../../observability/request-context';
 import { TracedCommand } from '../../observability/tracing';
 import { ProviderRegistry } from '../../providers/provider-registry';
 import { decide } from '../domain/execution-decide';
@@ -36,7 +36,7 @@ export class StartExecutionHandler implements ICommandHandler<StartExecutionComm
 
   /** The checks of docs/api.md#executions in their order; nothing is appended until every one has passed. */
   @TracedCommand()
-  async execute({ tenantId, request }: StartExecutionCommand): Promise<StartExecutionResult> {
+  async execute({ tenantId, request, log }: StartExecutionCommand): Promise<StartExecutionResult> {
     // Nothing is appended for a run this process would no longer drive; a retry reaches another instance.
     if (this.runner.stopping) throw new ServiceUnavailableError('this instance is shutting down; retry shortly');
     const sizeProblem = requestSizeProblem(request, this.config.limits);
@@ -53,14 +53,19 @@ export class StartExecutionHandler implements ICommandHandler<StartExecutionComm
     // Held until the session is registered (or the start fails), so racing starts cannot pass the cap.
     const release = this.runner.reserve(tenantId);
     try {
-      return await this.create(tenantId, request, conversation.concurrency);
+      return await this.create(tenantId, request, conversation.concurrency, log);
     } finally {
       release();
     }
   }
 
-  private async create(tenantId: string, request: StartExecutionCommand['request'], fallback?: ConcurrencyPolicy): Promise<StartExecutionResult> {
-    if (request.idempotencyKey === null) return { state: await this.queue(newId(), tenantId, request, fallback), replayed: false };
+  private async create(
+    tenantId: string,
+    request: StartExecutionCommand['request'],
+    fallback?: ConcurrencyPolicy,
+    log?: RequestLog,
+  ): Promise<StartExecutionResult> {
+    if (request.idempotencyKey === null) return { state: await this.queue(newId(), tenantId, request, fallback, log), replayed: false };
     const claim = await claimKey(this.store, tenantId, request.idempotencyKey, request, newId());
     const { executionId, won } = claim;
     // Whoever holds the claim, whoever appends run.queued first starts it, so a claimer that died
@@ -69,7 +74,7 @@ export class StartExecutionHandler implements ICommandHandler<StartExecutionComm
     const exists = !won && (await this.store.streamHead(executionStream(executionId))) !== null;
     const queued = exists
       ? null
-      : await this.queue(executionId, tenantId, claim.request, fallback).catch((error) => {
+      : await this.queue(executionId, tenantId, claim.request, fallback, log).catch((error) => {
           if (error instanceof WrongExpectedRevisionError) return null;
           throw error;
         });
@@ -77,9 +82,15 @@ export class StartExecutionHandler implements ICommandHandler<StartExecutionComm
     return { state: (await loadExecution(this.store, executionId))!.state, replayed: true };
   }
 
-  private async queue(executionId: string, tenantId: string, request: StartExecutionCommand['request'], fallback?: ConcurrencyPolicy): Promise<ExecutionState> {
+  private async queue(
+    executionId: string,
+    tenantId: string,
+    request: StartExecutionCommand['request'],
+    fallback?: ConcurrencyPolicy,
+    log?: RequestLog,
+  ): Promise<ExecutionState> {
     // The request's log lines and span name the execution from here on (and so does its run).
-    bindExecutionId(executionId);
+    log?.bindExecutionId(executionId);
     const concurrency = request.concurrency ?? fallback;
     // Its conversation decides first (docs/design.md#concurrency): a refusal appends nothing else.
     const admission = await admitExecution(this.store, {
@@ -101,7 +112,7 @@ export class StartExecutionHandler implements ICommandHandler<StartExecutionComm
       owner: INSTANCE_ID,
       revision: result.nextRevision,
     };
-    if (admission.waitsFor.length === 0) this.runner.launch(loaded);
+    if (admission.waitsFor.length === 0) this.runner.launch(loaded, log);
     else this.queuedStarts.wait(loaded, admission);
     return loaded.state;
   }

@@ -1,7 +1,9 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Res } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import type { FastifyReply } from 'fastify';
+import { CurrentRequestLog } from '../../http/request-log.decorator';
 import { Tenant } from '../../http/tenant.decorator';
+import type { RequestLog } from '../../observability/request-context';
 import { CancelExecutionDocs, GetExecutionDocs, StartExecutionDocs } from './executions.docs';
 import { CancelExecutionCommand } from '../commands/cancel-execution.command';
 import { StartExecutionCommand } from '../commands/start-execution.command';
@@ -27,20 +29,29 @@ export class ExecutionsController {
 
   @Post()
   @StartExecutionDocs()
-  async start(@Tenant() tenantId: string, @Body() body: StartExecutionDto, @Res({ passthrough: true }) reply: FastifyReply): Promise<ExecutionResponse> {
+  async start(
+    @Tenant() tenantId: string,
+    @Body() body: StartExecutionDto,
+    @Res({ passthrough: true }) reply: FastifyReply,
+    @CurrentRequestLog() log: RequestLog | undefined,
+  ): Promise<ExecutionResponse> {
     const { state, replayed } = await this.commands.execute(
-      new StartExecutionCommand(tenantId, {
-        conversationId: body.conversationId,
-        provider: body.provider,
-        input: { text: body.input.text },
-        requiredCapabilities: [...new Set(body.requiredCapabilities ?? [])],
-        config: body.config ?? {},
-        idempotencyKey: body.idempotencyKey ?? null,
-        ...(body.timeoutMs != null && { timeoutMs: body.timeoutMs }),
-        ...(body.actionTimeoutMs != null && { actionTimeoutMs: body.actionTimeoutMs }),
-        ...(body.concurrency != null && { concurrency: body.concurrency }),
-        ...(body.budget != null && { budget: { maxTotalTokens: body.budget.maxTotalTokens } }),
-      }),
+      new StartExecutionCommand(
+        tenantId,
+        {
+          conversationId: body.conversationId,
+          provider: body.provider,
+          input: { text: body.input.text },
+          requiredCapabilities: [...new Set(body.requiredCapabilities ?? [])],
+          config: body.config ?? {},
+          idempotencyKey: body.idempotencyKey ?? null,
+          ...(body.timeoutMs != null && { timeoutMs: body.timeoutMs }),
+          ...(body.actionTimeoutMs != null && { actionTimeoutMs: body.actionTimeoutMs }),
+          ...(body.concurrency != null && { concurrency: body.concurrency }),
+          ...(body.budget != null && { budget: { maxTotalTokens: body.budget.maxTotalTokens } }),
+        },
+        log,
+      ),
     );
     reply.status(replayed ? 200 : 201);
     if (replayed) reply.header('Idempotent-Replayed', 'true');

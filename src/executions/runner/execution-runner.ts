@@ -1,7 +1,7 @@
 import { BeforeApplicationShutdown, Inject, Injectable, Logger } from '@nestjs/common';
 import { RateLimitedError } from '../../common/errors/request-errors';
 import { CONFIG, Config } from '../../config/config';
-import { withExecutionLogContext } from '../../observability/request-context';
+import { executionLogger, linesOn, type RequestLog } from '../../observability/request-context';
 import { startExecutionTrace } from '../../observability/tracing';
 import { EVENT_STORE, EventStore } from '../../event-store/event-store';
 import { ConversationHistory } from '../../read-models/executions/conversation-history';
@@ -55,32 +55,31 @@ export class ExecutionRunner implements BeforeApplicationShutdown {
    * Starts driving a freshly queued execution. Never fails once run.queued is stored: whatever
    * goes wrong later (the store, the history) ends the run through its session instead.
    */
-  launch(loaded: LoadedExecution): void {
+  launch(loaded: LoadedExecution, startedBy?: RequestLog): void {
     const { state } = loaded;
     if (this.sessions.has(state.id)) return;
     // A start that raced the shutdown stays queued: the next start (or another instance) ends it.
     if (this.stopping) return;
     const provider = this.providers.get(state.provider);
     const history = offers(provider.manifest, 'conversation.history') ? () => this.conversations.of(state.conversationId, state.id) : async () => [];
-    // The run outlives the request that started it: its own log context (with the execution id)
-    // and its own trace, linked to the span that launched it.
+    // The run outlives the request that started it: its own logger (with the execution id and the
+    // starting request's id) and its own trace, linked to the span that launched it.
     const trace = startExecutionTrace({ 'runledger.execution_id': state.id, 'runledger.provider': state.provider });
-    const session = withExecutionLogContext(state.id, () =>
-      trace.run(
-        () =>
-          new ExecutionSession(
-            this.store,
-            loaded,
-            provider,
-            {
-              storeRetryMs: this.config.storeRetryMs,
-              history,
-              maxEvents: this.config.limits.maxEventsPerExecution,
-              maxEventBytes: this.config.limits.maxEventBytes,
-            },
-            this.logger,
-          ),
-      ),
+    const lines = linesOn(executionLogger(state.id, startedBy), 'ExecutionRunner');
+    const session = trace.run(
+      () =>
+        new ExecutionSession(
+          this.store,
+          loaded,
+          provider,
+          {
+            storeRetryMs: this.config.storeRetryMs,
+            history,
+            maxEvents: this.config.limits.maxEventsPerExecution,
+            maxEventBytes: this.config.limits.maxEventBytes,
+          },
+          lines,
+        ),
     );
     this.sessions.set(state.id, session);
     this.count(loaded.tenantId, +1);

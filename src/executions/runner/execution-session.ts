@@ -1,4 +1,4 @@
-import { Logger } from '@nestjs/common';
+import type { LogLines } from '../../observability/request-context';
 import { EventStore, StoreUnavailableError } from '../../event-store/event-store';
 import { currentTrace, inSpan } from '../../observability/tracing';
 import { HistoryEntry, Provider, ProviderFailure, ProviderOutcome } from '../../providers/provider';
@@ -63,7 +63,7 @@ export class ExecutionSession {
     loaded: LoadedExecution,
     private readonly provider: Provider,
     private readonly options: SessionOptions,
-    private readonly logger: Logger,
+    private readonly logger: LogLines,
   ) {
     this.writer = new StreamWriter(store, loaded, options.storeRetryMs);
     this.meter = new UsageMeter(loaded.state);

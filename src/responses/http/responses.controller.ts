@@ -11,6 +11,7 @@ import { ResponseReader } from '../response-reader';
 import { ResponseStreamResponder } from './response-stream.responder';
 import { CancelResponseDocs, CreateResponseDocs, GetResponseDocs, InputItemsDocs } from './responses.docs';
 import type { InputItemListResponse } from './response.response';
+import { requestLogOf } from '../../observability/request-context';
 
 /** `stream` as a query flag: only the two spellings the SDKs send. */
 function flag(value: unknown, name: string): boolean {
@@ -52,7 +53,7 @@ export class ResponsesController {
       if (error instanceof RequestProblem) throw new ValidationError(error.message, error.param ? { param: error.param } : undefined);
       throw error;
     }
-    const id = responseIdOf(await this.actions.create(tenantId, parsed));
+    const id = responseIdOf(await this.actions.create(tenantId, parsed, requestLogOf(request.raw)));
     if (parsed.stream) return this.stream.respond(reply, tenantId, id, -1);
     const loaded = parsed.background
       ? await this.reader.loadAsCreated(tenantId, id)

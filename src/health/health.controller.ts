@@ -1,6 +1,8 @@
 import { Controller, Get, Logger, ServiceUnavailableException } from '@nestjs/common';
 import { HealthCheckResult, HealthCheckService, HealthIndicatorResult, HealthIndicatorService } from '@nestjs/terminus';
 import { ApiError } from '../http/api-error';
+import { CurrentRequestLog } from '../http/request-log.decorator';
+import { linesOn, type LogLines, type RequestLog } from '../observability/request-context';
 import { LiveDocs, ReadyDocs } from './health.docs';
 import { ReadinessCheck, ReadinessChecks } from './readiness-checks';
 
@@ -34,13 +36,14 @@ export class HealthController {
 
   @Get('ready')
   @ReadyDocs()
-  async ready(): Promise<HealthCheckResult> {
+  async ready(@CurrentRequestLog() log?: RequestLog): Promise<HealthCheckResult> {
+    const lines = log ? linesOn(log.logger, 'Health') : this.logger;
     try {
       const result = await this.health.check(
         this.checks.entries().map(
           ([name, check]) =>
             () =>
-              this.run(name, check),
+              this.run(name, check, lines),
         ),
       );
       this.changed(true, result);
@@ -53,13 +56,13 @@ export class HealthController {
     }
   }
 
-  private async run(name: string, check: ReadinessCheck): Promise<HealthIndicatorResult> {
+  private async run(name: string, check: ReadinessCheck, lines: LogLines): Promise<HealthIndicatorResult> {
     const session = this.indicators.check(name);
     try {
       const { ready, ...detail } = await check();
       return ready ? session.up(detail) : session.down(detail);
     } catch (error) {
-      this.logger.warn(`readiness check ${name} threw: ${(error as Error).message}`);
+      lines.warn(`readiness check ${name} threw: ${(error as Error).message}`);
       return session.down({ message: 'the check failed' });
     }
   }

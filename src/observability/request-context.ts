@@ -7,7 +7,7 @@ import { rootLogger } from './logger';
 /**
  * The log context is carried by hand, never in an AsyncLocalStorage: on Node 20 one that has ever
  * been entered keeps a promise hook on for every promise in the process, which measured 10 % of
- * the allocations and a fifth of the CPU per streamed delta (docs/benchmarks.md). So a line that
+ * the allocations and 3.3 % of the event loop's time while streaming (docs/benchmarks.md). So a line that
  * must carry a request's `reqId` or a run's `executionId` is written on that request's or run's
  * logger (`linesOn`); `new Logger('X')` lines carry neither.
  */

@@ -2,7 +2,7 @@ import { Controller, Get, Logger, ServiceUnavailableException } from '@nestjs/co
 import { HealthCheckResult, HealthCheckService, HealthIndicatorResult, HealthIndicatorService } from '@nestjs/terminus';
 import { ApiError } from '../http/api-error';
 import { CurrentRequestLog } from '../http/request-log.decorator';
-import { linesOn, type LogLines, type RequestLog } from '../observability/request-context';
+import { linesOn, type RequestLog } from '../observability/request-context';
 import { LiveDocs, ReadyDocs } from './health.docs';
 import { ReadinessCheck, ReadinessChecks } from './readiness-checks';
 
@@ -37,13 +37,12 @@ export class HealthController {
   @Get('ready')
   @ReadyDocs()
   async ready(@CurrentRequestLog() log?: RequestLog): Promise<HealthCheckResult> {
-    const lines = log ? linesOn(log.logger, 'Health') : this.logger;
     try {
       const result = await this.health.check(
         this.checks.entries().map(
           ([name, check]) =>
             () =>
-              this.run(name, check, lines),
+              this.run(name, check, log),
         ),
       );
       this.changed(true, result);
@@ -56,13 +55,14 @@ export class HealthController {
     }
   }
 
-  private async run(name: string, check: ReadinessCheck, lines: LogLines): Promise<HealthIndicatorResult> {
+  private async run(name: string, check: ReadinessCheck, log: RequestLog | undefined): Promise<HealthIndicatorResult> {
     const session = this.indicators.check(name);
     try {
       const { ready, ...detail } = await check();
       return ready ? session.up(detail) : session.down(detail);
     } catch (error) {
-      lines.warn(`readiness check ${name} threw: ${(error as Error).message}`);
+      // On the probe's logger, so the line carries its reqId; made only when a check throws.
+      (log ? linesOn(log.logger, 'Health') : this.logger).warn(`readiness check ${name} threw: ${(error as Error).message}`);
       return session.down({ message: 'the check failed' });
     }
   }

@@ -17,6 +17,7 @@ import { nestLogger, rootLogger, setLogLevel } from './observability/logger';
 import { requestIdOf } from './observability/request-id';
 import { setupApiDocs } from './openapi/api-docs';
 import { installConsole } from './http/console-static';
+import { jsonOf } from './common/json-text';
 
 /** Builds the whole application for a configuration; main.ts and the e2e tests both use it. */
 export async function createApp(config: Config): Promise<NestFastifyApplication> {
@@ -63,6 +64,9 @@ export async function createApp(config: Config): Promise<NestFastifyApplication>
   installExpectationPassThrough(fastify.server);
   installJsonBody(fastify, config.bodyLimitBytes, config.maxJsonDepth);
   installBodyDrain(fastify, config.bodyLimitBytes);
+  // JSON answers as JSON.stringify makes them, splicing in a value's text where it is already known
+  // (a start's config: common/json-text.ts) instead of serializing it again.
+  fastify.setReplySerializer((payload) => jsonOf(payload));
   // After the hooks, so the docs' routes pass through them like any other (auth exempts them).
   setupApiDocs(app);
   installConsole(fastify);

@@ -79,6 +79,8 @@ export class ServerProcess {
       mkdirSync(options.cpuProfileDir, { recursive: true });
       nodeArgs.push('--cpu-prof', `--cpu-prof-dir=${options.cpuProfileDir}`);
     }
+    // BENCH_SERVER_NODE_ARGS: more flags for the server's node (V8 heap sizes, say), for an A/B run.
+    nodeArgs.push(...(process.env.BENCH_SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? []));
     const postgres = options.databaseUrl ? { EVENT_STORE: 'postgres', DATABASE_URL: options.databaseUrl, READ_MODEL_PATH: join(dir, 'read-models.db') } : {};
     const child = spawn(process.execPath, [...nodeArgs, MAIN], {
       cwd: ROOT,

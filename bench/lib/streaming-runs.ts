@@ -12,6 +12,8 @@ export interface PhaseResult {
   /** performance.now() when the last terminal event was received. */
   endedAt: number;
   latencies: LatencyLog;
+  /** When each 201 arrived, in ms after startedAt, in arrival order: how long the burst of starts took. */
+  created: number[];
 }
 
 export interface PhaseOptions {
@@ -79,12 +81,14 @@ export async function runPhase(client: HttpClient, options: PhaseOptions, onStar
     lastCount = received;
   }, 1000);
   let timer: NodeJS.Timeout | undefined;
+  const created: number[] = [];
   try {
     const all = Promise.all(
       runs.map(async (run, i) => {
         const started = await route(i).start.json('POST', '/v1/executions', body(conversations[i]));
         if (started.status !== 201) throw new Error(`POST /v1/executions: ${started.status} ${JSON.stringify(started.body)}`);
         run.id = started.body.id;
+        created.push(performance.now() - startedAt);
         await receivers.attach(run, route(i).stream, `/v1/executions/${run.id}/events`);
       }),
     );
@@ -98,7 +102,7 @@ export async function runPhase(client: HttpClient, options: PhaseOptions, onStar
     await receivers.close();
   }
   const endedAt = Math.max(...runs.map((r) => r.endedAt));
-  return { runs, startedAt, endedAt, latencies };
+  return { runs, startedAt, endedAt, latencies, created };
 }
 
 /** Prints whether every SSE client got exactly `expected` deltas in order, then the run's end. */

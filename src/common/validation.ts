@@ -57,6 +57,18 @@ const isObject = (value: unknown): value is Record<string, unknown> => value !==
 
 const POLLUTING_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 
+/** Parsed bodies whose text names none of the POLLUTING_KEYS at any depth (http/json-body.ts). */
+const freeOfPollutingKeys = new WeakSet<object>();
+
+/**
+ * The body parser's word that this value holds none of the POLLUTING_KEYS: its text spells out every
+ * key (no `\u` escape) and none of them. The pipe then skips the walk that would strip them: ~0.1 ms
+ * for a 2,000-step script.
+ */
+export function vouchFreeOfPollutingKeys(body: object): void {
+  freeOfPollutingKeys.add(body);
+}
+
 /** What the pipe's stripProtoKeys does to parsed JSON, in one pass without its per-node type checks. */
 function stripPollutingKeys(value: unknown): void {
   if (value === null || typeof value !== 'object') return;
@@ -84,8 +96,9 @@ class DtoValidationPipe extends ValidationPipe {
     const shallow: Record<string, unknown> = { ...value };
     for (const [field] of held) shallow[field] = {};
     const checked = (await super.transform(shallow, metadata)) as Record<string, unknown>;
+    const vouched = freeOfPollutingKeys.has(value);
     for (const [field, object] of held) {
-      stripPollutingKeys(object);
+      if (!vouched) stripPollutingKeys(object);
       checked[field] = object;
     }
     return checked;

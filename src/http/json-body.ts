@@ -1,5 +1,9 @@
 import { errorCodes, type FastifyInstance } from 'fastify';
-import { nestingProblem, unicodeProblem } from './json-body-bounds';
+import { vouchFreeOfPollutingKeys } from '../common/validation';
+import { holdsUnicodeEscape, nestingProblem, unicodeProblem } from './json-body-bounds';
+
+/** A key the validation pipe strips (common/validation.ts), as it must be written without escapes. */
+const POLLUTING_KEY_TEXT = /"(?:__proto__|constructor|prototype)"/;
 
 /**
  * The body rules of docs/api.md#conventions at the Fastify level: only application/json bodies (any parameters), an empty
@@ -24,8 +28,11 @@ export function installJsonBody(fastify: FastifyInstance, bodyLimit: number, max
     if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
       return done(Object.assign(new SyntaxError('request body must be a JSON object'), { statusCode: 400 }), undefined);
     }
-    const illFormed = unicodeProblem(parsed);
-    if (illFormed) return done(illFormed, undefined);
+    // Both walks of the parsed value are needed only when an escape may hide what the text shows.
+    if (holdsUnicodeEscape(text)) {
+      const illFormed = unicodeProblem(parsed);
+      if (illFormed) return done(illFormed, undefined);
+    } else if (!POLLUTING_KEY_TEXT.test(text)) vouchFreeOfPollutingKeys(parsed);
     done(null, parsed);
   });
   // Only a *non-empty* body that is not JSON is a 415: an empty one reads as `{}` whatever its

@@ -38,6 +38,16 @@ describe('conversations (docs/api.md#conversations)', () => {
       expect(({} as Record<string, unknown>).polluted).toBeUndefined();
     });
 
+    it('drops those keys when \\u escapes spell them too, and keeps them as plain values', async () => {
+      // The parser skips the walk for text that names none of them without escapes (http/json-body.ts).
+      const sent = '{"metadata":{"\\u005f_proto__":{"polluted":1},"a":{"constr\\u0075ctor":1,"ok":"constructor"},"b":"__proto__"}}';
+      const res = await create(sent);
+      expect(res.status).toBe(201);
+      expect(JSON.stringify(res.body.metadata)).toBe('{"a":{"ok":"constructor"},"b":"__proto__"}');
+      const plain = await create('{"metadata":{"ok":"prototype","list":["__proto__"]}}');
+      expect(JSON.stringify(plain.body.metadata)).toBe('{"ok":"prototype","list":["__proto__"]}');
+    });
+
     it('an absent title is null and absent metadata is {}', async () => {
       const res = await create({});
       expect(res.status).toBe(201);

@@ -4,6 +4,7 @@ import { newId } from '../../common/ids';
 import { AppendResult, EncodedEvent, ExpectedRevision, revisionMatches, NewEvent, WrongExpectedRevisionError } from '../event-store';
 import type { CommittedAppend } from '../recent-events';
 import { asStoreUnavailable } from '../sqlite-errors';
+import { jsonOf } from '../../common/json-text';
 
 /** The writer thread gets these. */
 export type EventRowIn = EncodedEvent;
@@ -30,7 +31,7 @@ export function toRows(events: NewEvent[]): EventRowIn[] {
     tenantId: e.metadata.tenantId,
     schemaVersion: e.metadata.schemaVersion,
     type: e.type,
-    data: JSON.stringify(e.data),
+    data: jsonOf(e.data),
     metadata: JSON.stringify(e.metadata),
     occurredAt: e.occurredAt ?? (now ??= nowIso()),
   }));

@@ -1,3 +1,4 @@
+import { jsonText } from '../../common/json-text';
 import { VolumeLimits } from '../../config/volume-limits';
 import { StartExecutionCommand } from './start-execution.command';
 
@@ -7,7 +8,7 @@ export function requestSizeProblem(request: StartExecutionCommand['request'], li
   if (textBytes > limits.maxInputTextBytes) {
     return `input.text is ${textBytes} bytes; at most ${limits.maxInputTextBytes} are allowed (MAX_INPUT_TEXT_BYTES)`;
   }
-  const configBytes = Buffer.byteLength(JSON.stringify(request.config), 'utf8');
+  const configBytes = Buffer.byteLength(jsonText(request.config), 'utf8');
   if (configBytes > limits.maxConfigBytes) {
     return `config is ${configBytes} bytes as JSON; at most ${limits.maxConfigBytes} are allowed (MAX_CONFIG_BYTES)`;
   }

@@ -74,19 +74,22 @@ const STEP_RULES: Record<string, { required: string[]; checks: Record<string, Ch
 /** Each step type's checks as [key, check] pairs, in the order their problems are reported. */
 const STEP_CHECKS = new Map(Object.entries(STEP_RULES).map(([type, rules]) => [type, Object.entries(rules.checks)]));
 
+/** A step's place in problems, made only when one is reported. */
+const where = (index: number) => `config.script[${index}]`;
+
 /**
  * A step's first problem, or null; a promise only for a check that needs one (an inputSchema), so
  * a script of thousands of plain steps is checked without a promise or a string per step.
  */
-function stepProblem(step: unknown, where: () => string): string | null | Promise<string | null> {
-  if (!isObject(step)) return `${where()} must be an object`;
+function stepProblem(step: unknown, index: number): string | null | Promise<string | null> {
+  if (!isObject(step)) return `${where(index)} must be an object`;
   const rules = typeof step.type === 'string' ? STEP_RULES[step.type] : undefined;
-  if (!rules) return `${where()}.type must be one of ${Object.keys(STEP_RULES).join(', ')}`;
+  if (!rules) return `${where(index)}.type must be one of ${Object.keys(STEP_RULES).join(', ')}`;
   for (const key of Object.keys(step)) {
-    if (key !== 'type' && !(key in rules.checks)) return `${where()}.${key} is not a known field of a ${String(step.type)} step`;
+    if (key !== 'type' && !(key in rules.checks)) return `${where(index)}.${key} is not a known field of a ${String(step.type)} step`;
   }
   for (const key of rules.required) {
-    if (step[key] === undefined || step[key] === null) return `${where()}.${key} is required`;
+    if (step[key] === undefined || step[key] === null) return `${where(index)}.${key} is required`;
   }
   const checks = STEP_CHECKS.get(step.type as string)!;
   for (let i = 0; i < checks.length; i++) {
@@ -94,19 +97,19 @@ function stepProblem(step: unknown, where: () => string): string | null | Promis
     // null means "left out" in requests (docs/api.md#conventions).
     if (step[key] === undefined || step[key] === null) continue;
     const problem = check(step[key], step);
-    if (problem instanceof Promise) return laterChecks(problem, step, checks, i, where);
-    if (problem) return `${where()}.${key} ${problem}`;
+    if (problem instanceof Promise) return laterChecks(problem, step, checks, i, index);
+    if (problem) return `${where(index)}.${key} ${problem}`;
   }
   return null;
 }
 
 /** The rest of stepProblem once a check answered with a promise: the same checks, awaited in order. */
-async function laterChecks(first: Promise<string | null>, step: Json, checks: [string, Check][], from: number, where: () => string): Promise<string | null> {
+async function laterChecks(first: Promise<string | null>, step: Json, checks: [string, Check][], from: number, index: number): Promise<string | null> {
   for (let i = from; i < checks.length; i++) {
     const [key, check] = checks[i];
     if (i > from && (step[key] === undefined || step[key] === null)) continue;
     const problem = await (i === from ? first : check(step[key], step));
-    if (problem) return `${where()}.${key} ${problem}`;
+    if (problem) return `${where(index)}.${key} ${problem}`;
   }
   return null;
 }
@@ -120,7 +123,7 @@ export async function scriptedConfigProblem(config: Json): Promise<string | null
   if (script !== undefined && script !== null) {
     if (!Array.isArray(script)) return 'config.script must be an array of steps';
     for (let i = 0; i < script.length; i++) {
-      const found = stepProblem(script[i], () => `config.script[${i}]`);
+      const found = stepProblem(script[i], i);
       const problem = found instanceof Promise ? await found : found;
       if (problem) return problem;
     }

@@ -19,6 +19,12 @@ export function storedEventsOf({ streamId, rows, result }: CommittedAppend): Sto
   );
 }
 
+/** The last event of one acknowledged append, alone (its stream's head). */
+export function lastEventOf({ streamId, rows, result }: CommittedAppend): StoredEvent {
+  const row = rows[rows.length - 1];
+  return new StoredRow(row.id, streamId, result.nextRevision, result.position, row.type, row.data, JSON.parse(row.metadata) as EventMetadata, row.occurredAt);
+}
+
 /**
  * Events kept per stream (its newest ones), at least; a follower further behind reads the store.
  * A run grows to twice this before it is cut back, so a commit extends it in place instead of

@@ -72,6 +72,26 @@ describe('SqliteEventStore with its writer thread', () => {
     expect(await store.append('steady', evs(1), 3)).toMatchObject({ nextRevision: 4 });
   });
 
+  it('reads the last known event answers (stream-heads.ts) agree with the file, after a head too large to keep too', async () => {
+    await store.append('s', evs(2), 'no_stream');
+    expect((await store.lastEvent('s'))!.revision).toBe(1);
+    expect(await store.readStream('s', { after: 1 })).toEqual([]);
+    expect(revisions(await store.readStream('s', { after: 0 }))).toEqual([1]);
+    await store.append('s', [ev('test.big', { pad: 'x'.repeat(40_000) })], 1);
+    expect(await store.lastEvent('s')).toMatchObject({ revision: 2, type: 'test.big' });
+    expect(await store.streamHead('s')).toBe(2);
+    expect(revisions(await store.readStream('s', { after: 1 }))).toEqual([2]);
+    await store.append('s', evs(1), 2);
+    const fromFile = await store.readStream('s');
+    expect(revisions(fromFile)).toEqual([0, 1, 2, 3]);
+    expect(await store.lastEvent('s')).toEqual(fromFile[3]);
+    expect(await store.readStream('s', { after: 2, limit: 5 })).toEqual([fromFile[3]]);
+    expect(await store.readStream('s', { after: 3 })).toEqual([]);
+    expect(await store.streamTenant('nothing-yet')).toBeNull();
+    await store.append('nothing-yet', evs(1), 'no_stream');
+    expect(await store.streamTenant('nothing-yet')).toBe(fromFile[0].metadata.tenantId);
+  });
+
   it('commits the file refuses while the thread holds the appends: each fails typed, none is stored, the same events go in once there is room', async () => {
     await store.append('steady', evs(2), 'no_stream');
     const before = await store.readAll();

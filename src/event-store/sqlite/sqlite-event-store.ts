@@ -14,7 +14,8 @@ import {
   StoredEvent,
   SubscribeOptions,
 } from '../event-store';
-import { CommittedAppend, RecentEvents } from '../recent-events';
+import { CommittedAppend, RecentEvents, lastEventOf } from '../recent-events';
+import { StreamHeads } from './stream-heads';
 import { AllFollowers, READ_CHUNK } from './all-followers';
 import { ALL_STREAMS, WakeHub } from '../wake-hub';
 import { EventRow, FilteredStatements, toStored } from './event-rows';
@@ -34,6 +35,9 @@ export class EventStoreFileLockedError extends Error {
 
 /** How long the writer thread lets a trickle of appends gather before it commits them. */
 export const WRITER_WINDOW_MS = 1;
+
+/** Streams whose tenant is kept (~100 bytes each); the one asked about first goes first. */
+const TENANTS_KEPT = 65_536;
 
 /** Distinct LIMITs prepared as literals: a bound LIMIT costs a re-prepare per read (~13 µs measured). */
 const LITERAL_LIMITS = 32;
@@ -64,6 +68,10 @@ export class SqliteEventStore implements EventStore {
   private readonly signals = new WakeHub();
   private readonly writer: Writer;
   private readonly recent = new RecentEvents();
+  /** Each recent stream's last event, exact here (stream-heads.ts): the tail of a read, without reading. */
+  private readonly heads = new StreamHeads();
+  /** The tenant of each stream asked about lately: its first event's, which never changes. */
+  private readonly tenants = new Map<string, string>();
   private readonly allFollowers: AllFollowers;
   private readonly headOf: Database.Statement<[string], { revision: number }>;
   private readonly filtered: FilteredStatements;
@@ -92,7 +100,7 @@ export class SqliteEventStore implements EventStore {
             () => spawnWorker(__dirname, 'writer-thread', { workerData: { ...thread, windowMs: WRITER_WINDOW_MS } satisfies SqliteWriterData }),
             'the SQLite writer thread',
             (appends) => this.committed(appends),
-            () => this.allFollowers.lost(),
+            () => this.lost(),
           ),
         }
       : { kind: 'inline', commits: new GroupCommit(db, (appends) => this.committed(appends)) };
@@ -165,13 +173,35 @@ export class SqliteEventStore implements EventStore {
     // Built once when $all is followed, and shared with the streams' followers.
     const events = this.allFollowers.committed(appends);
     this.recent.recordAppends(appends, (streamId) => this.signals.isFollowed(streamId), events ? (_, index) => events[index] : undefined);
+    for (let index = 0; index < appends.length; index++) this.heads.offer(events ? events[index][events[index].length - 1] : lastEventOf(appends[index]));
     this.signals.wake([...new Set(appends.map((a) => a.streamId)), ALL_STREAMS]);
+  }
+
+  /** The writer thread ended: it may have committed what this process was never told of. */
+  private lost(): void {
+    this.allFollowers.lost();
+    this.heads.clear();
   }
 
   async readStream(streamId: string, options: ReadOptions = {}): Promise<StoredEvent[]> {
     this.assertOpen();
     const { after = -1, limit } = options;
-    return this.reading(() => (limit === undefined ? this.streamAllAfter.all(streamId, after) : this.limitedRead(streamId, after, limit)).map(toStored));
+    const tail = this.tailFromHead(streamId, after, limit);
+    if (tail) return tail;
+    const events = this.reading(() =>
+      (limit === undefined ? this.streamAllAfter.all(streamId, after) : this.limitedRead(streamId, after, limit)).map(toStored),
+    );
+    // A read that reached the stream's end ends with its head.
+    if (events.length > 0 && (limit === undefined || events.length < limit)) this.heads.offer(events[events.length - 1]);
+    return events;
+  }
+
+  /** What follows `after` when the known head answers it (nothing, or the head alone); null: read the file. */
+  private tailFromHead(streamId: string, after: number, limit: number | undefined): StoredEvent[] | null {
+    const head = this.heads.get(streamId);
+    if (!head || (limit !== undefined && !(limit >= 1))) return null;
+    if (head.revision <= after) return [];
+    return head.revision === after + 1 ? [head] : null;
   }
 
   /** Replay pages, SSE catch-up and "the first event" use a handful of limits; any other binds it. */
@@ -186,20 +216,32 @@ export class SqliteEventStore implements EventStore {
 
   async streamHead(streamId: string): Promise<number | null> {
     this.assertOpen();
-    return this.reading(() => this.headOf.get(streamId)?.revision ?? null);
+    return this.heads.get(streamId)?.revision ?? this.reading(() => this.headOf.get(streamId)?.revision ?? null);
   }
 
   async lastEvent(streamId: string): Promise<StoredEvent | null> {
     this.assertOpen();
-    return this.reading(() => {
+    const known = this.heads.get(streamId);
+    if (known) return known;
+    const last = this.reading(() => {
       const row = this.lastOf.get(streamId);
       return row ? toStored(row) : null;
     });
+    if (last) this.heads.offer(last);
+    return last;
   }
 
   async streamTenant(streamId: string): Promise<string | null> {
     this.assertOpen();
-    return this.reading(() => this.tenantOf.get(streamId)?.tenant_id ?? null);
+    const known = this.tenants.get(streamId);
+    if (known !== undefined) return known;
+    const tenant = this.reading(() => this.tenantOf.get(streamId)?.tenant_id ?? null);
+    // A stream with no event yet has no tenant to keep; one that has keeps it for good.
+    if (tenant !== null) {
+      this.tenants.set(streamId, tenant);
+      if (this.tenants.size > TENANTS_KEPT) this.tenants.delete(this.tenants.keys().next().value as string);
+    }
+    return tenant;
   }
 
   async readAll(options: ReadOptions = {}): Promise<StoredEvent[]> {

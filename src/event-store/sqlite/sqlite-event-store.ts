@@ -15,7 +15,7 @@ import {
   SubscribeOptions,
 } from '../event-store';
 import { CommittedAppend, RecentEvents, lastEventOf } from '../recent-events';
-import { StreamHeads } from './stream-heads';
+import { StreamReads } from './stream-reads';
 import { AllFollowers, READ_CHUNK } from './all-followers';
 import { ALL_STREAMS, WakeHub } from '../wake-hub';
 import { EventRow, FilteredStatements, toStored } from './event-rows';
@@ -35,12 +35,6 @@ export class EventStoreFileLockedError extends Error {
 
 /** How long the writer thread lets a trickle of appends gather before it commits them. */
 export const WRITER_WINDOW_MS = 1;
-
-/** Streams whose tenant is kept (~100 bytes each); the one asked about first goes first. */
-const TENANTS_KEPT = 65_536;
-
-/** Distinct LIMITs prepared as literals: a bound LIMIT costs a re-prepare per read (~13 µs measured). */
-const LITERAL_LIMITS = 32;
 
 export interface SqliteOpenOptions {
   synchronous?: 'FULL' | 'NORMAL';
@@ -68,22 +62,13 @@ export class SqliteEventStore implements EventStore {
   private readonly signals = new WakeHub();
   private readonly writer: Writer;
   private readonly recent = new RecentEvents();
-  /** Each recent stream's last event, exact here (stream-heads.ts): the tail of a read, without reading. */
-  private readonly heads = new StreamHeads();
-  /** The tenant of each stream asked about lately: its first event's, which never changes. */
-  private readonly tenants = new Map<string, string>();
+  /** Reads of one stream, from the known last event when it answers them (stream-heads.ts). */
+  private readonly streams: StreamReads;
   private readonly allFollowers: AllFollowers;
-  private readonly headOf: Database.Statement<[string], { revision: number }>;
   private readonly filtered: FilteredStatements;
   private closed = false;
   private readonly lastPosition: Database.Statement<[], { position: number | null }>;
-  private readonly streamAfter: Database.Statement<[string, number, number], EventRow>;
-  /** Stream reads by their LIMIT as a literal, for the few limits callers use (see streamChunkAfter). */
-  private readonly streamUpTo = new Map<number, Database.Statement<[string, number], EventRow>>();
-  private readonly streamAllAfter: Database.Statement<[string, number], EventRow>;
-  private readonly lastOf: Database.Statement<[string], EventRow>;
   private readonly allAfter: Database.Statement<[number, number], EventRow>;
-  private readonly tenantOf: Database.Statement<[string], { tenant_id: string | null }>;
   private readonly streamChunkAfter: Database.Statement<[string, number], EventRow>;
   private readonly allChunkAfter: Database.Statement<[number], EventRow>;
 
@@ -104,15 +89,10 @@ export class SqliteEventStore implements EventStore {
           ),
         }
       : { kind: 'inline', commits: new GroupCommit(db, (appends) => this.committed(appends)) };
-    this.headOf = db.prepare('SELECT revision FROM events WHERE stream_id = ? ORDER BY revision DESC LIMIT 1');
-    this.lastOf = db.prepare('SELECT * FROM events WHERE stream_id = ? ORDER BY revision DESC LIMIT 1');
     this.filtered = new FilteredStatements(db);
+    this.streams = new StreamReads(db);
     this.allFollowers = new AllFollowers(db, this.filtered, this.signals, () => this.closed);
     this.lastPosition = db.prepare('SELECT max(position) AS position FROM events');
-    // Without a LIMIT to bind: SQLite re-prepares a statement whose bound LIMIT changes the plan.
-    this.streamAllAfter = db.prepare('SELECT * FROM events WHERE stream_id = ? AND revision > ? ORDER BY revision');
-    this.streamAfter = db.prepare('SELECT * FROM events WHERE stream_id = ? AND revision > ? ORDER BY revision LIMIT ?');
-    this.tenantOf = db.prepare('SELECT tenant_id FROM events WHERE stream_id = ? ORDER BY revision LIMIT 1');
     this.allAfter = db.prepare('SELECT * FROM events WHERE position > ? ORDER BY position LIMIT ?');
     // Subscriptions read on every wake-up, so their chunk size is a literal: SQLite 3.53 plans with
     // the value of a bound LIMIT and so re-prepares the statement on every call (~20 µs measured
@@ -173,75 +153,35 @@ export class SqliteEventStore implements EventStore {
     // Built once when $all is followed, and shared with the streams' followers.
     const events = this.allFollowers.committed(appends);
     this.recent.recordAppends(appends, (streamId) => this.signals.isFollowed(streamId), events ? (_, index) => events[index] : undefined);
-    for (let index = 0; index < appends.length; index++) this.heads.offer(events ? events[index][events[index].length - 1] : lastEventOf(appends[index]));
+    for (let index = 0; index < appends.length; index++)
+      this.streams.heads.offer(events ? events[index][events[index].length - 1] : lastEventOf(appends[index]));
     this.signals.wake([...new Set(appends.map((a) => a.streamId)), ALL_STREAMS]);
   }
 
   /** The writer thread ended: it may have committed what this process was never told of. */
   private lost(): void {
     this.allFollowers.lost();
-    this.heads.clear();
+    this.streams.heads.clear();
   }
 
   async readStream(streamId: string, options: ReadOptions = {}): Promise<StoredEvent[]> {
     this.assertOpen();
-    const { after = -1, limit } = options;
-    const tail = this.tailFromHead(streamId, after, limit);
-    if (tail) return tail;
-    const events = this.reading(() =>
-      (limit === undefined ? this.streamAllAfter.all(streamId, after) : this.limitedRead(streamId, after, limit)).map(toStored),
-    );
-    // A read that reached the stream's end ends with its head.
-    if (events.length > 0 && (limit === undefined || events.length < limit)) this.heads.offer(events[events.length - 1]);
-    return events;
-  }
-
-  /** What follows `after` when the known head answers it (nothing, or the head alone); null: read the file. */
-  private tailFromHead(streamId: string, after: number, limit: number | undefined): StoredEvent[] | null {
-    const head = this.heads.get(streamId);
-    if (!head || (limit !== undefined && !(limit >= 1))) return null;
-    if (head.revision <= after) return [];
-    return head.revision === after + 1 ? [head] : null;
-  }
-
-  /** Replay pages, SSE catch-up and "the first event" use a handful of limits; any other binds it. */
-  private limitedRead(streamId: string, after: number, limit: number): EventRow[] {
-    let statement = this.streamUpTo.get(limit);
-    if (!statement && Number.isSafeInteger(limit) && limit >= 0 && this.streamUpTo.size < LITERAL_LIMITS) {
-      statement = this.db.prepare(`SELECT * FROM events WHERE stream_id = ? AND revision > ? ORDER BY revision LIMIT ${limit}`);
-      this.streamUpTo.set(limit, statement);
-    }
-    return statement ? statement.all(streamId, after) : this.streamAfter.all(streamId, after, limit);
+    return this.reading(() => this.streams.read(streamId, options));
   }
 
   async streamHead(streamId: string): Promise<number | null> {
     this.assertOpen();
-    return this.heads.get(streamId)?.revision ?? this.reading(() => this.headOf.get(streamId)?.revision ?? null);
+    return this.reading(() => this.streams.head(streamId));
   }
 
   async lastEvent(streamId: string): Promise<StoredEvent | null> {
     this.assertOpen();
-    const known = this.heads.get(streamId);
-    if (known) return known;
-    const last = this.reading(() => {
-      const row = this.lastOf.get(streamId);
-      return row ? toStored(row) : null;
-    });
-    if (last) this.heads.offer(last);
-    return last;
+    return this.reading(() => this.streams.last(streamId));
   }
 
   async streamTenant(streamId: string): Promise<string | null> {
     this.assertOpen();
-    const known = this.tenants.get(streamId);
-    if (known !== undefined) return known;
-    const tenant = this.reading(() => this.tenantOf.get(streamId)?.tenant_id ?? null);
-    // A stream with no event yet has no tenant to keep; one that has keeps it for good.
-    if (tenant !== null) {
-      this.tenants.set(streamId, tenant);
-      if (this.tenants.size > TENANTS_KEPT) this.tenants.delete(this.tenants.keys().next().value as string);
-    }
-    return tenant;
+    return this.reading(() => this.streams.tenant(streamId));
   }
 
   async readAll(options: ReadOptions = {}): Promise<StoredEvent[]> {

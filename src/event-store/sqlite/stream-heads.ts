@@ -39,7 +39,35 @@ export class StreamHeads {
     if (this.heads.size > STREAMS) this.heads.delete(this.heads.keys().next().value as string);
   }
 
+  /** What follows revision `after` when the head answers it (nothing, or the head alone); null: read the file. */
+  tail(streamId: string, after: number, limit: number | undefined): StoredEvent[] | null {
+    const head = this.heads.get(streamId);
+    if (!head || (limit !== undefined && !(limit >= 1))) return null;
+    if (head.revision <= after) return [];
+    return head.revision === after + 1 ? [head] : null;
+  }
+
   clear(): void {
     this.heads.clear();
+  }
+}
+
+/** Streams whose tenant is kept (~100 bytes each); the one remembered longest ago goes first. */
+const TENANTS_KEPT = 65_536;
+
+/**
+ * Each stream's tenant once read: its first event's, which never changes, so nothing makes an
+ * entry stale. A stream with no event yet has none to keep.
+ */
+export class StreamTenants {
+  private readonly tenants = new Map<string, string>();
+
+  get(streamId: string): string | undefined {
+    return this.tenants.get(streamId);
+  }
+
+  remember(streamId: string, tenantId: string): void {
+    this.tenants.set(streamId, tenantId);
+    if (this.tenants.size > TENANTS_KEPT) this.tenants.delete(this.tenants.keys().next().value as string);
   }
 }

@@ -92,6 +92,48 @@ describe('SqliteEventStore with its writer thread', () => {
     expect(await store.streamTenant('nothing-yet')).toBe(fromFile[0].metadata.tenantId);
   });
 
+  it('racing appends and reads: a read after an acknowledged append sees it, a head never goes back, and what the heads answer equals the file', async () => {
+    const streams = ['r0', 'r1', 'r2'];
+    const acknowledged = new Map(streams.map((s) => [s, -1]));
+    let writing = true;
+    const writers = streams.map(async (s) => {
+      for (let i = 0; i < 150; i++) {
+        const { nextRevision } = await store.append(s, evs(1, 'test.r', i), i === 0 ? 'no_stream' : i - 1);
+        acknowledged.set(s, nextRevision);
+      }
+    });
+    const reader = async () => {
+      const seen = new Map(streams.map((s) => [s, -1]));
+      let reads = 0;
+      while (writing) {
+        for (const s of streams) {
+          const atLeast = acknowledged.get(s)!;
+          const last = await store.lastEvent(s);
+          const head = await store.streamHead(s);
+          const tail = await store.readStream(s, { after: Math.max(atLeast - 1, -1) });
+          expect(last?.revision ?? -1).toBeGreaterThanOrEqual(Math.max(atLeast, seen.get(s)!));
+          expect(head ?? -1).toBeGreaterThanOrEqual(last?.revision ?? -1);
+          if (atLeast >= 0) expect(tail[0]?.revision).toBe(atLeast);
+          seen.set(s, last?.revision ?? -1);
+          reads++;
+        }
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      return reads;
+    };
+    const readers = [reader(), reader()];
+    await Promise.all(writers);
+    writing = false;
+    expect((await Promise.all(readers)).every((n) => n > 0)).toBe(true);
+    // The last events the heads answer are the file's, field for field.
+    for (const s of streams) {
+      const all = await store.readStream(s, { after: -1, limit: 1000 });
+      expect(revisions(all)).toEqual(range(0, 150));
+      expect(await store.lastEvent(s)).toEqual(all[149]);
+      expect(await store.readStream(s, { after: 148 })).toEqual([all[149]]);
+    }
+  });
+
   it('commits the file refuses while the thread holds the appends: each fails typed, none is stored, the same events go in once there is room', async () => {
     await store.append('steady', evs(2), 'no_stream');
     const before = await store.readAll();

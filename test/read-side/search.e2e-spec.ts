@@ -93,3 +93,26 @@ describe('execution search', () => {
     expectError(await api(app.baseUrl, 'GET', `/v1/executions?${query}`), 400, 'VALIDATION_ERROR');
   });
 });
+
+/** A page of `GET /v1/executions` is bounded by MAX_PAGE_BYTES as well as by `limit`. */
+describe('execution search pages at MAX_PAGE_BYTES', () => {
+  const app = useApp({ env: { MAX_PAGE_BYTES: '16384' } });
+
+  it('ends a page before the execution that would take it past the bound (keeping at least one), and its cursor goes on from there', async () => {
+    const conversationId = await createConversation(app.baseUrl);
+    const ids: string[] = [];
+    // Each state holds ~12 kB: the input and its echo as the output text.
+    for (let i = 0; i < 6; i++) ids.push((await startExecution(app.baseUrl, { conversationId, input: { text: `${i}${'x'.repeat(6000)}` } })).body.id);
+    for (const id of ids) await waitForExecution(app.baseUrl, id, (e) => e.status === 'completed');
+    const pages: string[][] = [];
+    let cursor: string | null = null;
+    do {
+      const res: JsonResponse = await api(app.baseUrl, 'GET', `/v1/executions?conversationId=${conversationId}&limit=100${cursor ? `&cursor=${cursor}` : ''}`);
+      expect(res.status).toBe(200);
+      pages.push(res.body.executions.map((e: { id: string }) => e.id));
+      cursor = res.body.nextCursor;
+    } while (cursor);
+    expect(pages.map((page) => page.length)).toEqual([1, 1, 1, 1, 1, 1]);
+    expect(pages.flat()).toEqual([...ids].reverse());
+  });
+});

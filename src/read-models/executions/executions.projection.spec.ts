@@ -38,7 +38,7 @@ describe('the executions projection', () => {
     db.transaction(() => apply(events.slice(2, 3)))();
     const reads = new ExecutionsReadModel(db);
     expect(reads.byId('x1')).toMatchObject({ lastSequence: 3, state: { status: 'running', lastSequence: 3 } });
-    expect(reads.search({ tenantId: 't', limit: 10 }).map((r) => r.lastSequence)).toEqual([3]);
+    expect(reads.search({ tenantId: 't', limit: 10 }).rows.map((r) => r.lastSequence)).toEqual([3]);
     db.transaction(() => apply(events.slice(4)))();
     expect(reads.byId('x1')).toMatchObject({ lastSequence: 10, state: { status: 'completed', lastSequence: 10 } });
   });

@@ -74,8 +74,14 @@ export class ExecutionsReadModel {
     return this.statements.inFlight.all();
   }
 
-  /** Newest first, one page; the SQL is built from the filters given so each uses its index. */
-  search(filters: SearchFilters): ExecutionRow[] {
+  /**
+   * Newest first, one page of at most `filters.limit` rows; the SQL is built from the filters given
+   * so each uses its index. The rows are read one at a time and the page ends early, `truncated`,
+   * before the one whose stored state would take it past `maxBytes` (it keeps at least one):
+   * a state holds the input, the config and the output text, up to ~1 MB each, and a page of 100
+   * such executions was 75 MB of JSON parsed and written on the event loop.
+   */
+  search(filters: SearchFilters, maxBytes = Infinity): { rows: ExecutionRow[]; truncated: boolean } {
     const where = ['e.tenant_id = @tenantId'];
     if (filters.conversationId !== undefined) where.push('e.conversation_id = @conversationId');
     if (filters.status !== undefined) where.push('e.status = @status');
@@ -90,12 +96,21 @@ export class ExecutionsReadModel {
     // At most 2^7 shapes of filter: each prepared once.
     let statement = this.searches.get(sql);
     if (!statement) this.searches.set(sql, (statement = this.db.prepare(sql)));
-    return (statement.all(filters) as { tenant_id: string; state: string; last_sequence: number; position: number }[]).map(toRow);
+    const rows: ExecutionRow[] = [];
+    let bytes = 0;
+    for (const row of statement.iterate(filters) as IterableIterator<StoredExecutionRow>) {
+      bytes += row.state.length;
+      if (rows.length > 0 && bytes > maxBytes) return { rows, truncated: true };
+      rows.push(toRow(row));
+    }
+    return { rows, truncated: false };
   }
 }
 
+type StoredExecutionRow = { tenant_id: string; state: string; last_sequence: number; position: number };
+
 /** Streamed output moves only execution_progress, so the state takes its last sequence from there. */
-function toRow(row: { tenant_id: string; state: string; last_sequence: number; position: number }): ExecutionRow {
+function toRow(row: StoredExecutionRow): ExecutionRow {
   return {
     tenantId: row.tenant_id,
     state: { ...JSON.parse(row.state), lastSequence: row.last_sequence },

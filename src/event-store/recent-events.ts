@@ -8,22 +8,28 @@ export interface CommittedAppend {
   result: AppendResult;
 }
 
-/** The events of one acknowledged append, as a read would return them. */
-export function storedEventsOf({ streamId, rows, result }: CommittedAppend): StoredEvent[] {
-  // An append's events have consecutive revisions and positions.
-  const firstRevision = result.nextRevision - rows.length + 1;
-  const firstPosition = result.position - rows.length + 1;
-  return rows.map<StoredEvent>(
-    (row, k) =>
-      new StoredRow(row.id, streamId, firstRevision + k, firstPosition + k, row.type, row.data, JSON.parse(row.metadata) as EventMetadata, row.occurredAt),
+/** The event at `index` of one acknowledged append, as a read would return it. */
+function eventOf({ streamId, rows, result }: CommittedAppend, index: number): StoredEvent {
+  // An append's events have consecutive revisions and positions, ending at the result's.
+  const back = rows.length - 1 - index;
+  const row = rows[index];
+  return new StoredRow(
+    row.id,
+    streamId,
+    result.nextRevision - back,
+    result.position - back,
+    row.type,
+    row.data,
+    JSON.parse(row.metadata) as EventMetadata,
+    row.occurredAt,
   );
 }
 
+/** The events of one acknowledged append, as a read would return them. */
+export const storedEventsOf = (append: CommittedAppend): StoredEvent[] => append.rows.map((_, index) => eventOf(append, index));
+
 /** The last event of one acknowledged append, alone (its stream's head). */
-export function lastEventOf({ streamId, rows, result }: CommittedAppend): StoredEvent {
-  const row = rows[rows.length - 1];
-  return new StoredRow(row.id, streamId, result.nextRevision, result.position, row.type, row.data, JSON.parse(row.metadata) as EventMetadata, row.occurredAt);
-}
+export const lastEventOf = (append: CommittedAppend): StoredEvent => eventOf(append, append.rows.length - 1);
 
 /**
  * Events kept per stream (its newest ones), at least; a follower further behind reads the store.

@@ -99,7 +99,7 @@ export class ExecutionsReadModel {
     const rows: ExecutionRow[] = [];
     let bytes = 0;
     for (const row of statement.iterate(filters) as IterableIterator<StoredExecutionRow>) {
-      bytes += row.state.length;
+      bytes += Buffer.byteLength(row.state);
       if (rows.length > 0 && bytes > maxBytes) return { rows, truncated: true };
       rows.push(toRow(row));
     }

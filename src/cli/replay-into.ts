@@ -2,6 +2,7 @@ import type Database from 'better-sqlite3';
 import { EventStore } from '../event-store/event-store';
 import { PROJECTED_STREAM_PREFIXES, Projection } from '../read-models/projection';
 import { ProjectionCatalog } from '../read-models/projection-catalog';
+import { withoutSupersededStreamed } from '../read-models/streamed-events';
 
 /** Events applied per transaction: big enough that commits cost little, small enough to stay flat in memory. */
 const PAGE = 5000;
@@ -35,7 +36,7 @@ export async function replayInto(
     const reached = page.length < PAGE ? end : Math.min(end, page[page.length - 1].position);
     db.transaction(() => {
       for (const { projection, until, apply } of bound) {
-        const events = page.filter((event) => event.position <= until);
+        const events = withoutSupersededStreamed(page.filter((event) => event.position <= until));
         if (events.length > 0) apply(events);
         catalog.setCheckpoint(projection.name, Math.min(until, reached));
       }

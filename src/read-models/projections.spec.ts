@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import { dump, history, readModelFile } from '../../test/support/projection-history';
 import { PROJECTIONS } from './projections';
+import { withoutSupersededStreamed } from './streamed-events';
 
 describe('projections', () => {
   let db: Database.Database;
@@ -22,4 +23,23 @@ describe('projections', () => {
     db.transaction(() => apply(events.slice(3)))();
     expect(dump(db, projection)).toEqual(once);
   });
+
+  it.each(PROJECTIONS.map((p) => [p.name, p] as const))(
+    '%s: a batch without its superseded streamed events gives the same rows as the whole batch',
+    (_, projection) => {
+      const apply = projection.bind(db);
+      const events = history();
+      const batches = (split: number) => [events.slice(0, split), events.slice(split)];
+      for (const split of [4, 5, 9, events.length]) {
+        const rows = (compact: boolean) => {
+          for (const table of projection.tables) db.exec(`DELETE FROM ${table}`);
+          return batches(split).map((batch) => {
+            db.transaction(() => apply(compact ? withoutSupersededStreamed(batch) : batch))();
+            return dump(db, projection);
+          });
+        };
+        expect(rows(true)).toEqual(rows(false));
+      }
+    },
+  );
 });

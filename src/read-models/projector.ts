@@ -4,6 +4,7 @@ import { Processor, ProcessorBatch } from '../event-store/processor';
 import { AppliedWaiters } from './applied-waiters';
 import { PROJECTED_STREAM_PREFIXES } from './projection';
 import { ReadModelWriter, lowestPosition } from './read-model-writer';
+import { withoutSupersededStreamed } from './streamed-events';
 
 /** The least time between two batches while events keep coming and no query waits. */
 const BATCH_SPACING_MS = 50;
@@ -89,7 +90,7 @@ export class Projector {
 
   private async apply(batch: ProcessorBatch): Promise<void> {
     try {
-      await this.writer.apply(batch);
+      await this.writer.apply({ events: withoutSupersededStreamed(batch.events), position: batch.position });
     } catch (error) {
       // A query waiting for this batch answers 503 now rather than at its timeout.
       if (error instanceof StoreUnavailableError) this.waiters.rejectAll(error);

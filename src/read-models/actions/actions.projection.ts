@@ -4,6 +4,7 @@ import { ActionState, evolveActions } from '../../executions/domain/execution-st
 import { toRecorded } from '../../executions/execution-stream';
 import { groupByExecution } from '../execution-groups';
 import { Projection } from '../projection';
+import { STREAMED_TYPES } from '../streamed-events';
 
 interface ActionRow {
   id: string;
@@ -68,6 +69,8 @@ export const actionsProjection: Projection = {
     const update = db.prepare('UPDATE actions SET status = @status, response = @response, resolved_at = @resolvedAt WHERE id = @id');
     return (events: StoredEvent[]) => {
       for (const [executionId, ofExecutionEvents] of groupByExecution(events)) {
+        // Streamed output leaves the actions as they are: no read of them for a batch of it.
+        if (ofExecutionEvents.every((event) => STREAMED_TYPES.has(event.type))) continue;
         const rows = ofExecution.all(executionId);
         const stored = new Map(rows.map((row) => [row.id, toState(row)]));
         const sequences = new Map(rows.map((row) => [row.id, row.sequence]));

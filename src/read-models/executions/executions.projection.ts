@@ -4,6 +4,7 @@ import { ExecutionState, evolve } from '../../executions/domain/execution-state'
 import { ownerAfter, toRecorded } from '../../executions/execution-stream';
 import { groupByExecution } from '../execution-groups';
 import { Projection } from '../projection';
+import { STREAMED_TYPES } from '../streamed-events';
 
 export const EXECUTIONS_DDL = `
   CREATE TABLE executions (
@@ -35,9 +36,6 @@ export const EXECUTIONS_DDL = `
   CREATE INDEX executions_by_error_code ON executions (tenant_id, error_code, position) WHERE error_code IS NOT NULL;
   CREATE INDEX executions_in_flight ON executions (status) WHERE status IN ('queued', 'running', 'requires_action');
 `;
-
-/** Events that leave the state as it was but for its last sequence. */
-const STREAMED = new Set(['output.text.delta', 'provider.event']);
 
 interface Row {
   tenantId: string;
@@ -94,7 +92,7 @@ export const executionsProjection: Projection = {
       for (const [id, ofExecution] of groupByExecution(events)) {
         // Streamed output changes nothing of the state but its last sequence. Without a row yet
         // (no run.queued seen) there is nothing to move, as the fold below would also find.
-        if (ofExecution.every((e) => STREAMED.has(e.type))) {
+        if (ofExecution.every((e) => STREAMED_TYPES.has(e.type))) {
           streamed.run({ sequence: ofExecution[ofExecution.length - 1].revision + 1, id });
           continue;
         }

@@ -74,4 +74,45 @@ describe('Processor', () => {
     expect(processor.stopped).toBe(true);
     expect(processor.problem).toBeInstanceOf(StoreUnavailableError);
   });
+
+  it('a full buffer that compacts to half or less goes on reading while the handler holds a batch', async () => {
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const handled: string[][] = [];
+    let compactedUpTo = -1;
+    const processor = new Processor(store, {
+      name: 'spec',
+      writes: 'the spec rows',
+      filter: { streamPrefixes: ['execution-'] },
+      from: 0,
+      maxBatch: 10,
+      // Keeps only the last item, as the projector's compaction does with one stream's deltas.
+      compact: (items) => {
+        const last = items[items.length - 1];
+        if (last.kind === 'event') compactedUpTo = Math.max(compactedUpTo, last.event.revision);
+        return [last];
+      },
+      handle: async ({ events }) => {
+        handled.push(events.map((e) => String(e.revision)));
+        await held;
+      },
+    });
+    const signal = new AbortController();
+    const running = processor.run(signal.signal);
+    await append('execution-x', 'first');
+    await until(() => handled.length === 1);
+    let last = 0;
+    for (let i = 0; i < 59; i++) last = (await append('execution-x', 'delta')).position;
+    // Without compaction the subscription would stop at 10 buffered items until the handler returns.
+    await until(() => compactedUpTo >= 50);
+    expect(compactedUpTo).toBeGreaterThanOrEqual(50);
+    expect(handled).toHaveLength(1);
+    release();
+    await until(() => processor.position >= last);
+    signal.abort();
+    await running;
+    expect(processor.position).toBe(last);
+    expect(handled.at(-1)?.at(-1)).toBe('59');
+    expect(handled.flat().length).toBeLessThan(30);
+  });
 });

@@ -37,6 +37,12 @@ export interface ProcessorOptions {
   spacingMs?: number;
   /** Someone waits for what has been read: it goes at once, whatever the spacing. */
   urgent?(): boolean;
+  /**
+   * Leaves out buffered items the handler need not see (it must keep the last one): when the
+   * buffer not yet handed over is full, and frees half of it or more, the subscription goes on
+   * instead of waiting for the handler. The projector's drops superseded streamed output.
+   */
+  compact?(items: AllSubscriptionItem[]): AllSubscriptionItem[];
 }
 
 const positionOf = (item: AllSubscriptionItem) => (item.kind === 'event' ? item.event.position : item.position);
@@ -56,6 +62,8 @@ export class Processor {
   private timer: NodeJS.Timeout | undefined;
   private lastHandled = 0;
   private handling: Promise<void> | null = null;
+  /** The buffer's first items, which the handler holds right now. */
+  private handingOver = 0;
   /** The last position handed to the buffer: where a resubscription starts. */
   private read: number;
   /** The last position the handler took. */
@@ -122,7 +130,7 @@ export class Processor {
           this.read = positionOf(item);
           failures = 1;
           // A full buffer (or one the handler keeps refusing) holds the subscription back.
-          if (this.buffer.length >= this.maxBatch) await this.handleUntilTaken().catch((error) => this.fail(error));
+          if (this.unhanded() >= this.maxBatch && this.compacted() > this.maxBatch / 2) await this.handleUntilTaken().catch((error) => this.fail(error));
           else this.schedule();
         }
         return;
@@ -132,6 +140,19 @@ export class Processor {
         if (!(await retryDelay(backoff(failures), signal))) return;
       }
     }
+  }
+
+  private unhanded(): number {
+    return this.buffer.length - this.handingOver;
+  }
+
+  /** Compacts what the handler does not hold (in place: handOver slices past what it holds); answers what is left of it. */
+  private compacted(): number {
+    if (!this.options.compact) return this.unhanded();
+    const rest = this.options.compact(this.buffer.slice(this.handingOver));
+    this.buffer.length = this.handingOver;
+    for (const item of rest) this.buffer.push(item);
+    return rest.length;
   }
 
   /** One batch after the current read, spaced from the last one unless someone waits. */
@@ -173,6 +194,7 @@ export class Processor {
     const count = items.length;
     const position = positionOf(items[count - 1]);
     const events = items.slice(0, count).flatMap((item) => (item.kind === 'event' ? [item.event] : []));
+    this.handingOver = count;
     try {
       await this.options.handle({ events, position });
     } catch (error) {
@@ -180,6 +202,8 @@ export class Processor {
       if (!this.refusal) this.logger.warn(`cannot write ${this.options.writes}, retrying: ${error.message}`);
       this.refusal = error;
       return false;
+    } finally {
+      this.handingOver = 0;
     }
     if (this.refusal) this.logger.log(`${this.options.writes} are being written again`);
     this.refusal = null;

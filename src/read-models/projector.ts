@@ -4,7 +4,7 @@ import { Processor, ProcessorBatch } from '../event-store/processor';
 import { AppliedWaiters } from './applied-waiters';
 import { PROJECTED_STREAM_PREFIXES } from './projection';
 import { ReadModelWriter, lowestPosition } from './read-model-writer';
-import { withoutSupersededStreamed } from './streamed-events';
+import { itemsWithoutSupersededStreamed, withoutSupersededStreamed } from './streamed-events';
 
 /** The least time between two batches while events keep coming and no query waits. */
 const BATCH_SPACING_MS = 50;
@@ -43,6 +43,7 @@ export class Projector {
       handle: (batch) => this.apply(batch),
       spacingMs: BATCH_SPACING_MS,
       urgent: () => this.waiters.waiting,
+      compact: itemsWithoutSupersededStreamed,
     });
   }
 

@@ -1,7 +1,14 @@
 import type { StoredEvent } from './event-store';
 import { CommittedAppend, EVENTS_PER_STREAM, RecentEvents } from './recent-events';
 
-const row = (n: number) => ({ id: `id-${n}`, type: 'output.delta', data: JSON.stringify({ n }), metadata: '{"tenantId":"t"}', occurredAt: 'now' });
+const row = (n: number) => ({
+  id: `id-${n}`,
+  type: 'output.delta',
+  data: JSON.stringify({ n }),
+  metadata: '{"tenantId":"t","schemaVersion":1}',
+  occurredAt: 'now',
+  schemaVersion: 1,
+});
 
 /** An append of `count` events to `stream` whose last one got `revision` and `position`. */
 const append = (streamId: string, count: number, revision: number, position: number): CommittedAppend => ({

@@ -1,10 +1,10 @@
-import type { AppendResult, EventMetadata, StoredEvent } from './event-store';
+import type { AppendResult, StoredEvent } from './event-store';
 import { StoredRow } from './stored-row';
 
 /** One acknowledged append as the writer stored it: data and metadata as their JSON text. */
 export interface CommittedAppend {
   streamId: string;
-  rows: readonly { id: string; type: string; data: string; metadata: string; occurredAt: string }[];
+  rows: readonly { id: string; type: string; data: string; metadata: string; occurredAt: string; schemaVersion: number }[];
   result: AppendResult;
 }
 
@@ -20,8 +20,9 @@ function eventOf({ streamId, rows, result }: CommittedAppend, index: number): St
     result.position - back,
     row.type,
     row.data,
-    JSON.parse(row.metadata) as EventMetadata,
+    row.metadata,
     row.occurredAt,
+    row.schemaVersion,
   );
 }
 

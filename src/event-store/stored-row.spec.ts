@@ -1,5 +1,5 @@
 import type { StoredEvent } from './event-store';
-import { StoredRow, dataJsonOf } from './stored-row';
+import { StoredRow, dataJsonOf, metadataJsonOf } from './stored-row';
 import { upcast } from './upcasters';
 import { envelopeJson, toEnvelope } from '../executions/execution-stream';
 import { fromWire, toWire } from '../read-models/projector-messages';
@@ -35,6 +35,26 @@ describe('StoredRow', () => {
     expect(() => unread.data).toThrow(SyntaxError);
     const read = row();
     expect(read.data).toBe(read.data);
+  });
+
+  it('parses metadata given as its text only when it is read, once; upcasting needs only the schema version column', () => {
+    const text = (json: string, schemaVersion: number) =>
+      new StoredRow('id-1', 'execution-e1', 4, 41, 'run.completed', '{"usage":null}', json, '2026-12-03T10:00:00.000Z', schemaVersion);
+    const unread = text('{not json', 2);
+    expect(StoredRow.schemaVersionOf(unread)).toBe(2);
+    expect(upcast(unread)).toBe(unread);
+    expect(metadataJsonOf(unread)).toBe('{not json');
+    expect(() => unread.metadata).toThrow(SyntaxError);
+    // A version-1 row is upcast by its column's version, and comes out at version 2.
+    const old = new StoredRow('id-1', 'execution-e1', 4, 41, 'run.completed', '{}', JSON.stringify({ ...metadata, schemaVersion: 1 }), 'now', 1);
+    expect(upcast(old).metadata.schemaVersion).toBe(2);
+    expect(upcast(old).data).toEqual({ usage: null });
+    const read = text(JSON.stringify(metadata), 2);
+    expect(read.metadata).toEqual(metadata);
+    expect(read.metadata).toBe(read.metadata);
+    expect(metadataJsonOf(read)).toBe(JSON.stringify(metadata));
+    expect({ ...text(JSON.stringify(metadata), 2) }.metadata).toEqual(metadata);
+    expect(structuredClone(text(JSON.stringify(metadata), 2))).toEqual(plain({ type: 'run.completed', data: { usage: null } }));
   });
 
   it('reads as a plain event when copied, cloned or serialized', () => {

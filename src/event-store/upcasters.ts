@@ -1,4 +1,5 @@
 import { StoredEvent } from './event-store';
+import { StoredRow } from './stored-row';
 
 /**
  * Schema evolution (rule 5): every stored event carries `metadata.schemaVersion`, and the
@@ -51,7 +52,7 @@ export function upcast(event: StoredEvent): StoredEvent {
     if (data !== current.data) current = { ...current, data };
   }
   for (const step of UPCASTERS) {
-    if (current.metadata.schemaVersion !== step.from || !current.streamId.startsWith(step.streamPrefix)) continue;
+    if (StoredRow.schemaVersionOf(current) !== step.from || !current.streamId.startsWith(step.streamPrefix)) continue;
     current = {
       ...current,
       data: step.types.includes(current.type) ? step.upcast(current.type, current.data) : current.data,

@@ -1,6 +1,6 @@
 import type { StoredEvent } from '../event-store/event-store';
 import type { ProcessorBatch } from '../event-store/processor';
-import { StoredRow, dataJsonOf } from '../event-store/stored-row';
+import { StoredRow, dataJsonOf, metadataJsonOf } from '../event-store/stored-row';
 import type { ProjectionSetName } from './projection-sets';
 
 /** What the projector thread is started with. */
@@ -15,7 +15,7 @@ export type Positions = { name: string; position: number }[];
  * An event on its way to the projector thread: its data as JSON text, which the thread parses, so
  * the event loop copies a string instead of walking (structured clone) a large config or input.
  */
-export type WireEvent = Omit<StoredEvent, 'data'> & { dataJson: string };
+export type WireEvent = Omit<StoredEvent, 'data' | 'metadata'> & { dataJson: string; metadataJson: string; schemaVersion: number };
 
 export const toWire = (event: StoredEvent): WireEvent => ({
   id: event.id,
@@ -24,12 +24,23 @@ export const toWire = (event: StoredEvent): WireEvent => ({
   position: event.position,
   type: event.type,
   dataJson: dataJsonOf(event),
-  metadata: event.metadata,
+  metadataJson: metadataJsonOf(event),
   occurredAt: event.occurredAt,
+  schemaVersion: StoredRow.schemaVersionOf(event),
 });
 
 export const fromWire = (event: WireEvent): StoredEvent =>
-  new StoredRow(event.id, event.streamId, event.revision, event.position, event.type, event.dataJson, event.metadata, event.occurredAt);
+  new StoredRow(
+    event.id,
+    event.streamId,
+    event.revision,
+    event.position,
+    event.type,
+    event.dataJson,
+    event.metadataJson,
+    event.occurredAt,
+    event.schemaVersion,
+  );
 
 /** From the event loop to the projector thread; one port, so they arrive in the order sent. */
 export type ProjectorRequest =

@@ -1,5 +1,5 @@
 import type { Pool } from 'pg';
-import type { AllFilter, EventMetadata, StoredEvent } from '../event-store';
+import type { AllFilter, StoredEvent } from '../event-store';
 import { frontierSql } from './position';
 import { EVENTS_TABLE } from './schema';
 import { StoredRow } from '../stored-row';
@@ -16,12 +16,13 @@ export interface EventRowOut {
   data: string;
   metadata: string;
   occurred_at: string;
+  schema_version: number;
 }
 
 // data and metadata come back as their stored text (no driver-side parsing), parsed here once.
 // The statements every subscriber runs on every wake-up are named, so each connection plans them
 // once: planning READ_ALL_CHUNK cost PostgreSQL more than running it (bench:instances --statements).
-export const EVENT_COLUMNS = 'position, event_id, stream_id, revision, type, data::text AS data, metadata::text AS metadata, occurred_at';
+export const EVENT_COLUMNS = 'position, event_id, stream_id, revision, type, data::text AS data, metadata::text AS metadata, occurred_at, schema_version';
 
 export function toStored(row: EventRowOut): StoredEvent {
   return new StoredRow(
@@ -31,8 +32,9 @@ export function toStored(row: EventRowOut): StoredEvent {
     Number(row.position),
     row.type,
     row.data,
-    JSON.parse(row.metadata) as EventMetadata,
+    row.metadata,
     row.occurred_at,
+    row.schema_version,
   );
 }
 

@@ -12,10 +12,11 @@ export interface EventRow {
   data: string;
   metadata: string;
   occurred_at: string;
+  schema_version: number;
 }
 
 export function toStored(row: EventRow): StoredEvent {
-  return new StoredRow(row.event_id, row.stream_id, row.revision, row.position, row.type, row.data, JSON.parse(row.metadata), row.occurred_at);
+  return new StoredRow(row.event_id, row.stream_id, row.revision, row.position, row.type, row.data, row.metadata, row.occurred_at, row.schema_version);
 }
 
 /**

@@ -103,4 +103,26 @@ describe('RecentEvents', () => {
     expect(revisions(shared)).toEqual([0, 1]);
     expect(revisions(recent.after('s', -1))).toEqual([0, 1, 2, 3]);
   });
+
+  it('keeps what all its events weigh under its budget, forgetting the streams updated longest ago first', () => {
+    const recent = new RecentEvents(100_000);
+    // Each event weighs 256 plus its data's characters: 10,000.
+    const heavy = (streamId: string, revision: number): CommittedAppend => ({
+      streamId,
+      rows: [{ ...row(revision), data: JSON.stringify({ pad: 'x'.repeat(9_734) }) }],
+      result: { nextRevision: revision, position: 100 + revision },
+    });
+    for (let k = 0; k < 10; k++) recent.recordAppends([heavy(`s${k}`, 0)], all);
+    expect(recent.after('s0', -1)).not.toBeNull();
+    // s0 is updated again, then one more stream passes the budget: s1, updated longest ago, goes.
+    recent.recordAppends([append('s0', 1, 1, 500)], all);
+    recent.recordAppends([heavy('late', 0)], all);
+    expect(recent.after('s1', -1)).toBeNull();
+    expect(revisions(recent.after('s0', -1))).toEqual([0, 1]);
+    expect(recent.after('late', -1)).not.toBeNull();
+    // A run heavier than the whole budget is not kept at all.
+    recent.recordAppends([{ ...heavy('huge', 0), rows: [{ ...row(0), data: 'x'.repeat(100_000) }] }], all);
+    expect(recent.after('huge', -1)).toBeNull();
+    expect(recent.after('late', -1)).toBeNull();
+  });
 });

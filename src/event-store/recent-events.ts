@@ -1,5 +1,6 @@
 import type { AppendResult, StoredEvent } from './event-store';
 import { StoredRow } from './stored-row';
+import { MAX_RECENT_WEIGHT, weightOf } from './event-weight';
 
 /** One acknowledged append as the writer stored it: data and metadata as their JSON text. */
 export interface CommittedAppend {
@@ -38,7 +39,7 @@ export const lastEventOf = (append: CommittedAppend): StoredEvent => eventOf(app
  * copying the whole run (which cost a 256-element copy per streamed delta).
  */
 export const EVENTS_PER_STREAM = 256;
-/** Streams kept; the one updated longest ago goes first. */
+/** Streams kept, and at most MAX_RECENT_WEIGHT of events in all; the stream updated longest ago goes first. */
 const STREAMS = 4_096;
 
 /**
@@ -54,6 +55,10 @@ const STREAMS = 4_096;
  */
 export class RecentEvents {
   private readonly runs = new Map<string, StoredEvent[]>();
+  private readonly weights = new Map<string, number>();
+  private weight = 0;
+
+  constructor(private readonly budget = MAX_RECENT_WEIGHT) {}
 
   /**
    * What this process committed; `followed` says which streams someone follows right now, and
@@ -66,7 +71,7 @@ export class RecentEvents {
   ): void {
     for (const [index, append] of appends.entries()) {
       if (followed(append.streamId)) this.record(append.streamId, eventsOf(append, index));
-      else this.runs.delete(append.streamId);
+      else this.forget(append.streamId);
     }
   }
 
@@ -101,13 +106,27 @@ export class RecentEvents {
     // A run that continues the known one extends it (what `after` handed out are copies); one with
     // a gap before it starts afresh.
     let kept: StoredEvent[];
+    let weight: number;
     if (known && run[0].revision <= knownHead + 1) {
-      for (let k = knownHead + 1 - run[0].revision; k < run.length; k++) known.push(run[k]);
+      const first = knownHead + 1 - run[0].revision;
+      for (let k = first; k < run.length; k++) known.push(run[k]);
       kept = known;
-    } else kept = run.slice(-EVENTS_PER_STREAM);
-    if (kept.length > 2 * EVENTS_PER_STREAM) kept.splice(0, kept.length - EVENTS_PER_STREAM);
-    this.runs.delete(streamId);
+      weight = (this.weights.get(streamId) ?? 0) + weightOf(run, first);
+    } else {
+      kept = run.slice(-EVENTS_PER_STREAM);
+      weight = weightOf(kept);
+    }
+    if (kept.length > 2 * EVENTS_PER_STREAM) weight -= weightOf(kept.splice(0, kept.length - EVENTS_PER_STREAM));
+    this.forget(streamId);
     this.runs.set(streamId, kept);
-    if (this.runs.size > STREAMS) this.runs.delete(this.runs.keys().next().value as string);
+    this.weights.set(streamId, weight);
+    this.weight += weight;
+    while (this.runs.size > STREAMS || this.weight > this.budget) this.forget(this.runs.keys().next().value as string);
+  }
+
+  private forget(streamId: string): void {
+    this.weight -= this.weights.get(streamId) ?? 0;
+    this.weights.delete(streamId);
+    this.runs.delete(streamId);
   }
 }

@@ -1,6 +1,7 @@
 import Database from 'better-sqlite3';
 import type { AllFilter, StoredEvent } from './event-store';
 import { RecentLog, matchesFilter } from './recent-log';
+import { StoredRow } from './stored-row';
 import { FilteredStatements } from './sqlite/event-rows';
 import { migrate } from './sqlite/schema';
 
@@ -15,6 +16,7 @@ const event = (position: number, streamId = `execution-${position % 3}`, type = 
   occurredAt: '2026-12-02T00:00:00.000Z',
 });
 const positions = (events: StoredEvent[] | undefined) => events?.map((e) => e.position);
+const range = (from: number, to: number) => Array.from({ length: to - from }, (_, k) => from + k);
 
 describe('RecentLog', () => {
   it('hands over what follows a position it holds, with the head', () => {
@@ -38,6 +40,22 @@ describe('RecentLog', () => {
     expect(log.after(8)).toEqual({ events: [event(9)], head: 9 });
     log.clear();
     expect(log.after(9)).toBeNull();
+  });
+
+  it('keeps no more than its weight allows, cut by halves, and then none of an event too heavy alone', () => {
+    const heavy = (position: number) =>
+      new StoredRow(`e${position}`, 'execution-1', position, position, 'run.queued', JSON.stringify({ pad: 'x'.repeat(9_734) }), '{}', 'now', 2);
+    const log = new RecentLog(100_000); // ten events of 10,000
+    for (let p = 1; p <= 10; p++) log.record([heavy(p)]);
+    expect(positions(log.after(0)?.events)).toEqual(range(1, 11));
+    log.record([heavy(11)]);
+    // Past the budget, what is kept weighs half of it at most: the newest five.
+    expect(log.after(5)).toBeNull();
+    expect(positions(log.after(6)?.events)).toEqual([7, 8, 9, 10, 11]);
+    log.record([new StoredRow('e12', 'execution-1', 12, 12, 'big', JSON.stringify({ pad: 'x'.repeat(200_000) }), '{}', 'now', 2)]);
+    expect(log.after(11)).toBeNull();
+    log.record([heavy(13)]);
+    expect(positions(log.after(12)?.events)).toEqual([13]);
   });
 
   it('keeps its newest events only, still without a hole', () => {

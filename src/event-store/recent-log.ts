@@ -1,6 +1,7 @@
 import type { AllFilter, StoredEvent } from './event-store';
+import { MAX_RECENT_WEIGHT, keptFrom, weightOf } from './event-weight';
 
-/** Events kept; a follower of `$all` further behind reads the store. */
+/** Events kept (and at most MAX_RECENT_WEIGHT of them); a follower of `$all` further behind reads the store. */
 const CAPACITY = 8_192;
 
 /** Whether an event passes a filter: the tests the SQL of a filtered read makes (sqlite/event-rows.ts). */
@@ -23,20 +24,33 @@ export function matchesFilter(filter: AllFilter, event: StoredEvent): boolean {
  */
 export class RecentLog {
   private events: StoredEvent[] = [];
+  private weight = 0;
+
+  constructor(private readonly budget = MAX_RECENT_WEIGHT) {}
 
   /** One commit's events, in position order. */
   record(events: readonly StoredEvent[]): void {
     if (events.length === 0) return;
     const last = this.events.at(-1)?.position;
-    if (last === undefined || events[0].position !== last + 1) this.events = [...events];
-    else this.events.push(...events);
-    // Trimmed by halves, so that the copy is paid once per CAPACITY events.
-    if (this.events.length > 2 * CAPACITY) this.events = this.events.slice(-CAPACITY);
+    if (last === undefined || events[0].position !== last + 1) {
+      this.events = [...events];
+      this.weight = weightOf(events);
+    } else {
+      this.events.push(...events);
+      this.weight += weightOf(events);
+    }
+    // Trimmed by halves (of the count or of the weight), so that the copy is paid once per half.
+    if (this.events.length > 2 * CAPACITY || this.weight > this.budget) {
+      const from = keptFrom(this.events, CAPACITY, this.budget / 2);
+      this.weight -= weightOf(this.events, 0, from);
+      this.events = this.events.slice(from);
+    }
   }
 
   /** Forget everything: a commit may have happened whose events this process never had. */
   clear(): void {
     this.events = [];
+    this.weight = 0;
   }
 
   /** The events after `position` and the head when the run holds what follows it; else null (read the store). */

@@ -3,10 +3,11 @@ import type { StoredEvent } from '../event-store';
 import { isUnavailable } from './postgres-errors';
 import { READ_CHUNK, readAllChunk } from './reads';
 import { ALL_STREAMS, WakeHub, sleep, wakeOrTimeout } from '../wake-hub';
+import { MAX_RECENT_WEIGHT, keptFrom, weightOf } from '../event-weight';
 
 /** The channel on which the tail wakes the subscriptions it serves. */
 export const TAIL = Symbol('all-tail');
-/** Events kept; a subscription further behind reads for itself. */
+/** Events kept (and at most MAX_RECENT_WEIGHT of them); a subscription further behind reads for itself. */
 const CAPACITY = 8_192;
 /** The tail re-reads this often with nothing to wake it, in case a wake-up was lost. */
 const IDLE_POLL_MS = 5_000;
@@ -29,6 +30,7 @@ const MAX_RETRY_MS = 5_000;
  */
 export class PgAllTail {
   private events: StoredEvent[] = [];
+  private weight = 0;
   private from = 0;
   private head = 0;
   private users = 0;
@@ -40,6 +42,7 @@ export class PgAllTail {
     private readonly pool: Pool,
     private readonly xidBase: bigint,
     private readonly hub: WakeHub,
+    private readonly budget = MAX_RECENT_WEIGHT,
   ) {}
 
   /**
@@ -50,6 +53,7 @@ export class PgAllTail {
     this.users++;
     if (!this.loop) {
       this.events = [];
+      this.weight = 0;
       this.from = this.head = position;
       this.loop = new AbortController();
       void this.run(this.loop.signal);
@@ -120,11 +124,14 @@ export class PgAllTail {
 
   private record(events: StoredEvent[], head: number): void {
     this.events.push(...events);
+    this.weight += weightOf(events);
     this.head = head;
-    // Trimmed by halves, so that the copy is paid once per CAPACITY events.
-    if (this.events.length > 2 * CAPACITY) {
-      this.from = this.events[this.events.length - CAPACITY - 1].position;
-      this.events = this.events.slice(-CAPACITY);
+    // Trimmed by halves (of the count or of the weight), so that the copy is paid once per half.
+    if (this.events.length > 2 * CAPACITY || this.weight > this.budget) {
+      const kept = keptFrom(this.events, CAPACITY, this.budget / 2);
+      if (kept > 0) this.from = this.events[kept - 1].position;
+      this.weight -= weightOf(this.events, 0, kept);
+      this.events = this.events.slice(kept);
     }
   }
 
@@ -139,6 +146,7 @@ export class PgAllTail {
     this.loop?.abort();
     this.loop = undefined;
     this.events = [];
+    this.weight = 0;
     this.generation++;
   }
 }

@@ -1,0 +1,34 @@
+import type { StoredEvent } from './event-store';
+import { StoredRow } from './stored-row';
+
+/**
+ * What the in-memory caches of recent events (recent-events.ts, recent-log.ts, postgres/all-tail.ts)
+ * may hold together, each: an event weighs 256 plus its data's JSON characters. A count alone did
+ * not bound them: 16,384 events of `run.queued` carrying 500 kB each held 2 GB.
+ */
+export const MAX_RECENT_WEIGHT = 32 * 1024 * 1024;
+
+/** An event's weight in those caches: its data's JSON characters, plus 256 for the rest. */
+export const eventWeight = (event: StoredEvent): number => 256 + (StoredRow.textOf(event)?.length ?? 0);
+
+export function weightOf(events: readonly StoredEvent[], from = 0, to = events.length): number {
+  let weight = 0;
+  for (let k = from; k < to; k++) weight += eventWeight(events[k]);
+  return weight;
+}
+
+/**
+ * Where to cut the front of a run so that what is left weighs at most `budget` and counts at most
+ * `count` events (possibly none, when its last event alone weighs more).
+ */
+export function keptFrom(events: readonly StoredEvent[], count: number, budget: number): number {
+  let weight = 0;
+  let from = events.length;
+  while (from > 0 && events.length - from < count) {
+    const next = weight + eventWeight(events[from - 1]);
+    if (next > budget) break;
+    weight = next;
+    from--;
+  }
+  return from;
+}

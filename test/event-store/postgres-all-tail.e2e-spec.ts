@@ -1,4 +1,8 @@
+import { Pool } from 'pg';
 import { AllFilter } from '../../src/event-store/event-store';
+import { PgAllTail } from '../../src/event-store/postgres/all-tail';
+import { migrate } from '../../src/event-store/postgres/schema';
+import { ALL_STREAMS, WakeHub } from '../../src/event-store/wake-hub';
 import { PostgresEventStore } from '../../src/event-store/postgres/postgres-event-store';
 import * as pgReads from '../../src/event-store/postgres/reads';
 import { createDatabase } from '../support/postgres-cluster';
@@ -73,5 +77,34 @@ const COMMITS = 40;
     // One read per commit at most, however many subscriptions (one each per commit before the tail).
     expect(readCount).toBeLessThanOrEqual(COMMITS + 2);
     await Promise.all(readers.map((reader) => reader.stop()));
+  });
+
+  it('keeps at most its weight of events: a cursor before what it still holds reads for itself', async () => {
+    const url = await createDatabase(adminUrl!, 'tailweight');
+    const heavyStore = await PostgresEventStore.connect(url, { writer: 'inline' });
+    const pool = new Pool({ connectionString: url, max: 2 });
+    const hub = new WakeHub();
+    // Ten events of ~10,000 weigh the whole budget; past it the tail keeps half of it at most.
+    const tail = new PgAllTail(pool, (await migrate(pool)).xidBase, hub, 100_000);
+    try {
+      const start = await currentPosition(heavyStore);
+      const leave = tail.join(start);
+      const positions: number[] = [];
+      for (let i = 0; i < 12; i++) {
+        positions.push((await heavyStore.append(streamId('heavy'), [ev('test.heavy', { pad: 'x'.repeat(9_700) })], 'any')).position);
+        hub.wake([ALL_STREAMS]);
+        for (let k = 0; k < 200 && (tail.after(positions[i] - 1)?.head ?? 0) < positions[i]; k++) await new Promise((r) => setTimeout(r, 10));
+      }
+      const last = positions[11];
+      expect(tail.after(last - 1)?.events.map((e) => e.position)).toEqual([last]);
+      // What is kept weighs no more than half the budget once cut: the first events are gone.
+      expect(tail.after(start)).toBeNull();
+      const kept = tail.after(positions[5])?.events.map((e) => e.position);
+      expect(kept).toEqual(positions.slice(6));
+      leave();
+    } finally {
+      await pool.end();
+      await heavyStore.close();
+    }
   });
 });

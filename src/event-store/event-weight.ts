@@ -32,3 +32,39 @@ export function keptFrom(events: readonly StoredEvent[], count: number, budget: 
   }
   return from;
 }
+
+/**
+ * The newest events of a log, at most `count` (and `budget` of weight) after a cut: both `$all`
+ * runs (recent-log.ts, postgres/all-tail.ts) keep theirs here. It grows to twice the count or to
+ * the budget, then is cut back to the count and half the budget, so each cut copies once per half.
+ */
+export class BoundedRun {
+  private list: StoredEvent[] = [];
+  private weight = 0;
+
+  constructor(
+    private readonly count: number,
+    private readonly budget = MAX_RECENT_WEIGHT,
+  ) {}
+
+  get events(): readonly StoredEvent[] {
+    return this.list;
+  }
+
+  /** Adds events after the last; answers the last event cut from the front, if a cut happened. */
+  push(events: readonly StoredEvent[]): StoredEvent | undefined {
+    this.list.push(...events);
+    this.weight += weightOf(events);
+    if (this.list.length <= 2 * this.count && this.weight <= this.budget) return undefined;
+    const kept = keptFrom(this.list, this.count, this.budget / 2);
+    const lastCut = this.list[kept - 1];
+    this.weight -= weightOf(this.list, 0, kept);
+    this.list = this.list.slice(kept);
+    return lastCut;
+  }
+
+  clear(): void {
+    this.list = [];
+    this.weight = 0;
+  }
+}

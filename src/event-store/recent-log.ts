@@ -1,5 +1,5 @@
 import type { AllFilter, StoredEvent } from './event-store';
-import { MAX_RECENT_WEIGHT, keptFrom, weightOf } from './event-weight';
+import { BoundedRun, MAX_RECENT_WEIGHT } from './event-weight';
 
 /** Events kept (and at most MAX_RECENT_WEIGHT of them); a follower of `$all` further behind reads the store. */
 const CAPACITY = 8_192;
@@ -23,42 +23,31 @@ export function matchesFilter(filter: AllFilter, event: StoredEvent): boolean {
  * reads, never lose an event.
  */
 export class RecentLog {
-  private events: StoredEvent[] = [];
-  private weight = 0;
+  private readonly run: BoundedRun;
 
-  constructor(private readonly budget = MAX_RECENT_WEIGHT) {}
+  constructor(budget = MAX_RECENT_WEIGHT) {
+    this.run = new BoundedRun(CAPACITY, budget);
+  }
 
   /** One commit's events, in position order. */
   record(events: readonly StoredEvent[]): void {
     if (events.length === 0) return;
-    const last = this.events.at(-1)?.position;
-    if (last === undefined || events[0].position !== last + 1) {
-      this.events = [...events];
-      this.weight = weightOf(events);
-    } else {
-      this.events.push(...events);
-      this.weight += weightOf(events);
-    }
-    // Trimmed by halves (of the count or of the weight), so that the copy is paid once per half.
-    if (this.events.length > 2 * CAPACITY || this.weight > this.budget) {
-      const from = keptFrom(this.events, CAPACITY, this.budget / 2);
-      this.weight -= weightOf(this.events, 0, from);
-      this.events = this.events.slice(from);
-    }
+    const last = this.run.events.at(-1)?.position;
+    if (last === undefined || events[0].position !== last + 1) this.run.clear();
+    this.run.push(events);
   }
 
   /** Forget everything: a commit may have happened whose events this process never had. */
   clear(): void {
-    this.events = [];
-    this.weight = 0;
+    this.run.clear();
   }
 
   /** The events after `position` and the head when the run holds what follows it; else null (read the store). */
   after(position: number): { events: StoredEvent[]; head: number } | null {
-    const first = this.events[0]?.position;
+    const first = this.run.events[0]?.position;
     if (first === undefined) return null;
-    const head = first + this.events.length - 1;
+    const head = first + this.run.events.length - 1;
     if (position < first - 1 || position > head) return null;
-    return { events: this.events.slice(position + 1 - first), head };
+    return { events: this.run.events.slice(position + 1 - first), head };
   }
 }

@@ -3,7 +3,7 @@ import type { StoredEvent } from '../event-store';
 import { isUnavailable } from './postgres-errors';
 import { READ_CHUNK, readAllChunk } from './reads';
 import { ALL_STREAMS, WakeHub, sleep, wakeOrTimeout } from '../wake-hub';
-import { MAX_RECENT_WEIGHT, keptFrom, weightOf } from '../event-weight';
+import { BoundedRun, MAX_RECENT_WEIGHT } from '../event-weight';
 
 /** The channel on which the tail wakes the subscriptions it serves. */
 export const TAIL = Symbol('all-tail');
@@ -29,8 +29,7 @@ const MAX_RETRY_MS = 5_000;
  * subscription has joined, and forgets everything when the last one leaves.
  */
 export class PgAllTail {
-  private events: StoredEvent[] = [];
-  private weight = 0;
+  private readonly kept: BoundedRun;
   private from = 0;
   private head = 0;
   private users = 0;
@@ -42,8 +41,10 @@ export class PgAllTail {
     private readonly pool: Pool,
     private readonly xidBase: bigint,
     private readonly hub: WakeHub,
-    private readonly budget = MAX_RECENT_WEIGHT,
-  ) {}
+    budget = MAX_RECENT_WEIGHT,
+  ) {
+    this.kept = new BoundedRun(CAPACITY, budget);
+  }
 
   /**
    * A subscription has read, by itself, everything up to `position` (a short read's checkpoint)
@@ -52,8 +53,7 @@ export class PgAllTail {
   join(position: number): () => void {
     this.users++;
     if (!this.loop) {
-      this.events = [];
-      this.weight = 0;
+      this.kept.clear();
       this.from = this.head = position;
       this.loop = new AbortController();
       void this.run(this.loop.signal);
@@ -76,13 +76,13 @@ export class PgAllTail {
     if (cursor >= this.head) return { events: [], head: this.head };
     // Positions have holes (position.ts): find the first one after the cursor.
     let low = 0;
-    let high = this.events.length;
+    let high = this.kept.events.length;
     while (low < high) {
       const mid = (low + high) >>> 1;
-      if (this.events[mid].position <= cursor) low = mid + 1;
+      if (this.kept.events[mid].position <= cursor) low = mid + 1;
       else high = mid;
     }
-    return { events: this.events.slice(low), head: this.head };
+    return { events: this.kept.events.slice(low), head: this.head };
   }
 
   private async run(stop: AbortSignal): Promise<void> {
@@ -123,16 +123,10 @@ export class PgAllTail {
   }
 
   private record(events: StoredEvent[], head: number): void {
-    this.events.push(...events);
-    this.weight += weightOf(events);
+    // What is cut from the front moves `from` past it: a cursor before it reads for itself.
+    const cut = this.kept.push(events);
+    if (cut) this.from = cut.position;
     this.head = head;
-    // Trimmed by halves (of the count or of the weight), so that the copy is paid once per half.
-    if (this.events.length > 2 * CAPACITY || this.weight > this.budget) {
-      const kept = keptFrom(this.events, CAPACITY, this.budget / 2);
-      if (kept > 0) this.from = this.events[kept - 1].position;
-      this.weight -= weightOf(this.events, 0, kept);
-      this.events = this.events.slice(kept);
-    }
   }
 
   /** Serves nobody from here on: every subscription falls back to its own reads (and joins again). */
@@ -145,8 +139,7 @@ export class PgAllTail {
   private stop(): void {
     this.loop?.abort();
     this.loop = undefined;
-    this.events = [];
-    this.weight = 0;
+    this.kept.clear();
     this.generation++;
   }
 }

@@ -1,5 +1,6 @@
 import { Client } from 'pg';
 import { PostgresEventStore } from '../../src/event-store/postgres/postgres-event-store';
+import { SCAN } from '../../src/event-store/postgres/notifications';
 import { READ_ALL_CHUNK } from '../../src/event-store/postgres/reads';
 import { EVENTS_TABLE } from '../../src/event-store/postgres/schema';
 import { createDatabase } from '../support/postgres-cluster';
@@ -10,12 +11,18 @@ const skipReason = process.env.RUNLEDGER_PG_SKIP_REASON ?? 'test/global-setup.ts
 interface PlanNode {
   'Node Type': string;
   'Relation Name'?: string;
+  'Index Name'?: string;
   Plans?: PlanNode[];
 }
 
 const scansOfEvents = (node: PlanNode): string[] => [
   ...(node['Relation Name'] === EVENTS_TABLE ? [node['Node Type']] : []),
   ...(node.Plans ?? []).flatMap(scansOfEvents),
+];
+
+const indexesOnEvents = (node: PlanNode): string[] => [
+  ...(node['Relation Name'] === EVENTS_TABLE ? [node['Index Name'] ?? node['Node Type']] : []),
+  ...(node.Plans ?? []).flatMap(indexesOnEvents),
 ];
 
 /**
@@ -51,6 +58,7 @@ const scansOfEvents = (node: PlanNode): string[] => [
     await sql.query(`ANALYZE ${EVENTS_TABLE}`);
     base = (await sql.query<{ base: string }>('SELECT xid_base::text AS base FROM runledger_store')).rows[0].base;
     await sql.query(`PREPARE read_all (text, bigint, text, text[], text[], bigint) AS ${READ_ALL_CHUNK}`);
+    await sql.query(`PREPARE scan (text, bigint, text[]) AS ${SCAN.text}`);
   }, 120_000);
 
   afterAll(async () => {
@@ -75,5 +83,29 @@ const scansOfEvents = (node: PlanNode): string[] => [
       expect(scans).not.toContain('Seq Scan');
       await sql.query(`EXECUTE read_all(${args(head - 500)})`);
     }
+  });
+
+  /**
+   * A notification's scan of the followed streams reads what was committed since the previous
+   * scan. Walking those streams by (stream_id, revision) instead reads each of them whole, however
+   * few of its events are new: the scan must walk positions, whatever the plan and however few
+   * streams are followed.
+   */
+  it.each([
+    ['two streams', ['execution-1', 'execution-2']],
+    ['fifty streams', Array.from({ length: 50 }, (_, i) => `execution-${i}`)],
+  ])('the scan of %s walks positions, in custom and generic plans', async (_label, streams) => {
+    const args = (from: number) => `'${base}', ${from}, ARRAY[${streams.map((s) => `'${s}'`).join(',')}]::text[]`;
+    // From the 500th and the 5,000th newest event: a scan after a quiet spell, and after a burst.
+    const back = async (n: number) =>
+      Number((await sql.query<{ position: string }>(`SELECT position FROM ${EVENTS_TABLE} ORDER BY position DESC OFFSET ${n} LIMIT 1`)).rows[0].position);
+    for (const from of [await back(500), await back(5_000)]) {
+      for (const mode of ['force_custom_plan', 'force_generic_plan']) {
+        await sql.query(`SET plan_cache_mode = ${mode}`);
+        const { rows } = await sql.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(`EXPLAIN (FORMAT JSON) EXECUTE scan(${args(from)})`);
+        expect([mode, indexesOnEvents(rows[0]['QUERY PLAN'][0].Plan)]).toEqual([mode, [`${EVENTS_TABLE}_pkey`]]);
+      }
+    }
+    await sql.query('RESET plan_cache_mode');
   });
 });

@@ -75,13 +75,14 @@ describe('RecentEvents', () => {
     expect(recent.after('s', -1)).toBeNull();
   });
 
-  it('keeps the newest 256 events of a stream, at most twice that while commits extend it', () => {
+  it('keeps the newest EVENTS_PER_STREAM events of a stream, at most twice that while commits extend it', () => {
     const recent = new RecentEvents();
-    recent.recordAppends([append('s', 300, 299, 299)], all);
+    const first = EVENTS_PER_STREAM + 44;
+    recent.recordAppends([append('s', first, first - 1, first - 1)], all);
     expect(recent.after('s', 42)).toBeNull();
     expect(recent.after('s', 43)).toHaveLength(EVENTS_PER_STREAM);
     const kept: number[] = [];
-    for (let revision = 300; revision < 1300; revision++) {
+    for (let revision = first; revision < first + 4 * EVENTS_PER_STREAM; revision++) {
       recent.recordAppends([append('s', 1, revision, revision)], all);
       // The oldest cursor it still answers: a run of `back` events ending at the head.
       let back = 2 * EVENTS_PER_STREAM + 1;
@@ -91,6 +92,20 @@ describe('RecentEvents', () => {
     }
     expect(Math.min(...kept)).toBeGreaterThanOrEqual(EVENTS_PER_STREAM);
     expect(Math.max(...kept)).toBeLessThanOrEqual(2 * EVENTS_PER_STREAM);
+  });
+
+  it('hands out at most `limit` events from the cursor, and nothing once cleared', () => {
+    // Room for about seven of these events (each weighs 256 plus its data's characters).
+    const recent = new RecentEvents(2_000);
+    recent.recordAppends([append('s', 7, 6, 6)], all);
+    expect(revisions(recent.after('s', 2, 3))).toEqual([3, 4, 5]);
+    expect(revisions(recent.after('s', 4, 5))).toEqual([5, 6]);
+    expect(revisions(recent.after('s', -1, 1))).toEqual([0]);
+    recent.clear();
+    expect(recent.after('s', -1)).toBeNull();
+    // Its weight starts afresh too: what fits the budget is kept again.
+    recent.recordAppends([append('t', 3, 2, 12)], all);
+    expect(revisions(recent.after('t', -1))).toEqual([0, 1, 2]);
   });
 
   it('never changes what it handed out, nor the events a caller shares with it', () => {

@@ -38,7 +38,7 @@ export const lastEventOf = (append: CommittedAppend): StoredEvent => eventOf(app
  * A run grows to twice this before it is cut back, so a commit extends it in place instead of
  * copying the whole run (which cost a 256-element copy per streamed delta).
  */
-export const EVENTS_PER_STREAM = 256;
+export const EVENTS_PER_STREAM = 1_024;
 /** Streams kept, and at most MAX_RECENT_WEIGHT of events in all; the stream updated longest ago goes first. */
 const STREAMS = 4_096;
 
@@ -89,12 +89,23 @@ export class RecentEvents {
     for (const [streamId, run] of byStream) this.record(streamId, run);
   }
 
-  /** The stream's events after revision `after` when the entry holds the next one; else null (read the store). */
-  after(streamId: string, after: number): StoredEvent[] | null {
+  /**
+   * The stream's events after revision `after` (at most `limit` of them) when the entry holds the
+   * next one; else null (read the store).
+   */
+  after(streamId: string, after: number, limit?: number): StoredEvent[] | null {
     const run = this.runs.get(streamId);
     if (!run) return null;
     const from = after + 1 - run[0].revision;
-    return from >= 0 && from < run.length ? run.slice(from) : null;
+    if (!(from >= 0 && from < run.length)) return null;
+    return limit === undefined ? run.slice(from) : run.slice(from, from + limit);
+  }
+
+  /** Forgets every stream: commits may have happened that this process was not told of. */
+  clear(): void {
+    this.runs.clear();
+    this.weights.clear();
+    this.weight = 0;
   }
 
   /** `run` may be shared with other followers: it is copied, never kept and grown. */

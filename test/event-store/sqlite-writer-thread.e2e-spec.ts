@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import Database from 'better-sqlite3';
 import { newId } from '../../src/common/ids';
 import { NewEvent, StoreUnavailableError, WrongExpectedRevisionError } from '../../src/event-store/event-store';
 import { SqliteEventStore } from '../../src/event-store/sqlite/sqlite-event-store';
@@ -90,6 +91,38 @@ describe('SqliteEventStore with its writer thread', () => {
     expect(await store.streamTenant('nothing-yet')).toBeNull();
     await store.append('nothing-yet', evs(1), 'no_stream');
     expect(await store.streamTenant('nothing-yet')).toBe(fromFile[0].metadata.tenantId);
+  });
+
+  it('reads of the streams it wrote, answered from what it committed, are what the file holds for every cursor and limit', async () => {
+    const streams = ['m0', 'm1', 'm2'];
+    const heads = new Map<string, number>();
+    for (let round = 0; round < 30; round++) {
+      await Promise.all(
+        streams.map(async (s, k) => {
+          const head = heads.get(s);
+          const { nextRevision } = await store.append(s, evs(1 + ((round + k) % 4), 'test.m', round), head === undefined ? 'no_stream' : head);
+          heads.set(s, nextRevision);
+        }),
+      );
+    }
+    const onDisk = new Database(file, { readonly: true });
+    try {
+      const rows = onDisk.prepare<[string], { event_id: string; revision: number; position: number; data: string }>(
+        'SELECT event_id, revision, position, data FROM events WHERE stream_id = ? ORDER BY revision',
+      );
+      for (const s of streams) {
+        const expected = rows.all(s).map((row) => ({ id: row.event_id, revision: row.revision, position: row.position, data: JSON.parse(row.data) }));
+        for (const after of [-1, 0, 5, heads.get(s)! - 1, heads.get(s)!]) {
+          for (const limit of [undefined, 1, 3, 16, 1000]) {
+            const read = (await store.readStream(s, { after, limit })).map(({ id, revision, position, data }) => ({ id, revision, position, data }));
+            const wanted = expected.filter((event) => event.revision > after);
+            expect([after, limit, read]).toEqual([after, limit, limit === undefined ? wanted : wanted.slice(0, limit)]);
+          }
+        }
+      }
+    } finally {
+      onDisk.close();
+    }
   });
 
   it('racing appends and reads: a read after an acknowledged append sees it, a head never goes back, and what the heads answer equals the file', async () => {

@@ -152,7 +152,9 @@ export class SqliteEventStore implements EventStore {
   private committed(appends: readonly CommittedAppend[]): void {
     // Built once when $all is followed, and shared with the streams' followers.
     const events = this.allFollowers.committed(appends);
-    this.recent.recordAppends(appends, (streamId) => this.signals.isFollowed(streamId), events ? (_, index) => events[index] : undefined);
+    // Every stream, followed or not: a client that attaches after its 201 reads the stream from
+    // its first event, which is still here while the run is young.
+    this.recent.recordAppends(appends, () => true, events ? (_, index) => events[index] : undefined);
     for (let index = 0; index < appends.length; index++)
       this.streams.heads.offer(events ? events[index][events[index].length - 1] : lastEventOf(appends[index]));
     this.signals.wake([...new Set(appends.map((a) => a.streamId)), ALL_STREAMS]);
@@ -162,10 +164,15 @@ export class SqliteEventStore implements EventStore {
   private lost(): void {
     this.allFollowers.lost();
     this.streams.heads.clear();
+    this.recent.clear();
   }
 
   async readStream(streamId: string, options: ReadOptions = {}): Promise<StoredEvent[]> {
     this.assertOpen();
+    const { after = -1, limit } = options;
+    // Exact: every commit of this file is recorded before its append is answered (`committed`).
+    const kept = limit === undefined || (Number.isSafeInteger(limit) && limit >= 1) ? this.recent.after(streamId, after, limit) : null;
+    if (kept) return kept;
     return this.reading(() => this.streams.read(streamId, options));
   }
 

@@ -67,9 +67,13 @@ export async function runPhase(client: HttpClient, options: PhaseOptions, onStar
   const ticker = setInterval(() => {
     let worst = '';
     if (options.measureLatency && latencies.ms.length > lastLatency) {
+      const p99 = (sorted: number[]) => sorted[Math.ceil(sorted.length * 0.99) - 1];
       const recent = latencies.ms.slice(lastLatency).sort((a, b) => a - b);
+      // Backlog deltas (emitted before their client attached) wait for the attach: apart, what a live stream saw.
+      const live = latencies.ms.slice(lastLatency).filter((_, k) => latencies.live[lastLatency + k]);
+      live.sort((a, b) => a - b);
       lastLatency = latencies.ms.length;
-      worst = `, latency this second p99 ${recent[Math.ceil(recent.length * 0.99) - 1]} ms max ${recent[recent.length - 1]} ms`;
+      worst = `, latency this second p99 ${p99(recent)} ms max ${recent[recent.length - 1]} ms (live: ${live.length > 0 ? `p99 ${p99(live)} ms` : 'none'})`;
     }
     const received = receivers.deltas;
     const done = runs.filter((r) => r.terminal).length;

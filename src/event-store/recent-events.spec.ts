@@ -6,6 +6,7 @@ const row = (n: number) => ({
   type: 'output.delta',
   data: JSON.stringify({ n }),
   metadata: '{"tenantId":"t","schemaVersion":1}',
+  tenantId: 't',
   occurredAt: 'now',
   schemaVersion: 1,
 });

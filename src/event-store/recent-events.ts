@@ -5,7 +5,7 @@ import { MAX_RECENT_WEIGHT, weightOf } from './event-weight';
 /** One acknowledged append as the writer stored it: data and metadata as their JSON text. */
 export interface CommittedAppend {
   streamId: string;
-  rows: readonly { id: string; type: string; data: string; metadata: string; occurredAt: string; schemaVersion: number }[];
+  rows: readonly { id: string; type: string; data: string; metadata: string; occurredAt: string; schemaVersion: number; tenantId: string }[];
   result: AppendResult;
 }
 

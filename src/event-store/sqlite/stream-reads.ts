@@ -14,7 +14,8 @@ const LITERAL_LIMITS = 32;
 export class StreamReads {
   /** Each recent stream's last event: offered every commit's (`committed`) and every read's. */
   readonly heads = new StreamHeads();
-  private readonly tenants = new StreamTenants();
+  /** Each recent stream's tenant: its first event's, offered by the commit that wrote it and by reads. */
+  readonly tenants = new StreamTenants();
   private readonly headOf: Database.Statement<[string], { revision: number }>;
   private readonly lastOf: Database.Statement<[string], EventRow>;
   private readonly tenantOf: Database.Statement<[string], { tenant_id: string | null }>;

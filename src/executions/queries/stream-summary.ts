@@ -11,8 +11,8 @@ export interface StreamSummary {
 
 /**
  * What replay and SSE need to know before they answer, in two small reads whatever the
- * stream's length: the stream's tenant (a column, never `run.queued`'s possibly large `config`)
- * and its last event.
+ * stream's length: the stream's tenant (a column, never parsed out of `run.queued`'s possibly
+ * large `config`; SQLite keeps it from the commit or the first read) and its last event.
  */
 export async function ownedStreamSummary(store: EventStore, executionId: string, tenantId: string): Promise<StreamSummary> {
   const stream = executionStream(executionId);

@@ -22,5 +22,17 @@ export function describeStreamTenantContract(ctx: ContractContext): void {
       expect(await ctx.store.streamTenant(s)).toBe('tenant-owner');
       expect(await ctx.store.streamTenant(`${s}-longer`)).toBe('tenant-other');
     });
+
+    it("is the first event's tenant when the first append carries several, and when it is first asked after later appends", async () => {
+      const withTenant = (tenantId: string) => {
+        const event = ev('test.tenant');
+        event.metadata = { ...event.metadata, tenantId };
+        return event;
+      };
+      const s = streamId('tenant-batch');
+      await ctx.store.append(s, [withTenant('tenant-first'), withTenant('tenant-second')], 'no_stream');
+      await ctx.store.append(s, [withTenant('tenant-third')], 1);
+      expect(await ctx.store.streamTenant(s)).toBe('tenant-first');
+    });
   });
 }

@@ -125,6 +125,26 @@ describe('SqliteEventStore with its writer thread', () => {
     }
   });
 
+  it('a read never answers less than the file holds: a commit not yet acknowledged, which a subscription may have handed out, is read', async () => {
+    await store.append('late', evs(3), 'no_stream');
+    expect(revisions(await store.readStream('late'))).toEqual([0, 1, 2]);
+    // The writer thread commits before its answer arrives, and a subscription reading the file in
+    // between hands the event out: a row put in the file behind the store's back stands for it.
+    const behind = new Database(file);
+    try {
+      behind
+        .prepare(
+          `INSERT INTO events (stream_id, revision, type, data, metadata, occurred_at, event_id, tenant_id, schema_version)
+           VALUES ('late', 3, 'test.happened', '{"i":3}', ?, '2026-12-06T00:00:00.000Z', ?, 'tenant-contract', 1)`,
+        )
+        .run(JSON.stringify({ tenantId: 'tenant-contract', schemaVersion: 1, correlationId: null, causationId: null }), newId());
+    } finally {
+      behind.close();
+    }
+    expect(revisions(await store.readStream('late'))).toEqual([0, 1, 2, 3]);
+    expect(revisions(await store.readStream('late', { after: 1, limit: 5 }))).toEqual([2, 3]);
+  });
+
   it('racing appends and reads: a read after an acknowledged append sees it, a head never goes back, and what the heads answer equals the file', async () => {
     const streams = ['r0', 'r1', 'r2'];
     const acknowledged = new Map(streams.map((s) => [s, -1]));

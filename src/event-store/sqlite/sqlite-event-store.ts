@@ -175,10 +175,20 @@ export class SqliteEventStore implements EventStore {
   async readStream(streamId: string, options: ReadOptions = {}): Promise<StoredEvent[]> {
     this.assertOpen();
     const { after = -1, limit } = options;
-    // Exact: every commit of this file is recorded before its append is answered (`committed`).
-    const kept = limit === undefined || (Number.isSafeInteger(limit) && limit >= 1) ? this.recent.after(streamId, after, limit) : null;
-    if (kept) return kept;
-    return this.reading(() => this.streams.read(streamId, options));
+    return this.reading(() => this.keptAfter(streamId, after, limit) ?? this.streams.read(streamId, options));
+  }
+
+  /**
+   * The stream's events from what this process committed, when they are all of the file's: every
+   * commit is recorded before its append is answered, but the file holds a commit a little before
+   * that, and a subscription reading the file may have handed it out already. A read must never
+   * answer less than such an earlier one, so the file's head (an index lookup, no row read) decides.
+   */
+  private keptAfter(streamId: string, after: number, limit: number | undefined): StoredEvent[] | null {
+    if (limit !== undefined && !(Number.isSafeInteger(limit) && limit >= 1)) return null;
+    const head = this.recent.head(streamId);
+    if (head === null || this.streams.fileHead(streamId) !== head) return null;
+    return this.recent.after(streamId, after, limit);
   }
 
   async streamHead(streamId: string): Promise<number | null> {

@@ -46,6 +46,11 @@ export class StreamReads {
     return this.heads.get(streamId)?.revision ?? this.headOf.get(streamId)?.revision ?? null;
   }
 
+  /** The stream's head in the file itself, committed whether or not its append has been answered yet (an index lookup). */
+  fileHead(streamId: string): number | null {
+    return this.headOf.get(streamId)?.revision ?? null;
+  }
+
   last(streamId: string): StoredEvent | null {
     const known = this.heads.get(streamId);
     if (known) return known;

@@ -90,7 +90,7 @@ export class SqliteEventStore implements EventStore {
         }
       : { kind: 'inline', commits: new GroupCommit(db, (appends) => this.committed(appends)) };
     this.filtered = new FilteredStatements(db);
-    this.streams = new StreamReads(db);
+    this.streams = new StreamReads(db, this.recent);
     this.allFollowers = new AllFollowers(db, this.filtered, this.signals, () => this.closed);
     this.lastPosition = db.prepare('SELECT max(position) AS position FROM events');
     this.allAfter = db.prepare('SELECT * FROM events WHERE position > ? ORDER BY position LIMIT ?');
@@ -155,40 +155,20 @@ export class SqliteEventStore implements EventStore {
     // Every stream, followed or not: a client that attaches after its 201 reads the stream from
     // its first event, which is still here while the run is young.
     this.recent.recordAppends(appends, () => true, events ? (_, index) => events[index] : undefined);
-    for (let index = 0; index < appends.length; index++) {
-      const append = appends[index];
-      this.streams.heads.offer(events ? events[index][events[index].length - 1] : lastEventOf(append));
-      // A stream's tenant is its first event's. The column sits after `data` in the row, so reading
-      // it walks a large `run.queued`'s overflow pages (~150 µs for a 60 kB config, per attach).
-      if (append.result.nextRevision === append.rows.length - 1) this.streams.tenants.remember(append.streamId, append.rows[0].tenantId);
-    }
+    for (let index = 0; index < appends.length; index++)
+      this.streams.committed(appends[index], events ? events[index][events[index].length - 1] : lastEventOf(appends[index]));
     this.signals.wake([...new Set(appends.map((a) => a.streamId)), ALL_STREAMS]);
   }
 
   /** The writer thread ended: it may have committed what this process was never told of. */
   private lost(): void {
     this.allFollowers.lost();
-    this.streams.heads.clear();
-    this.recent.clear();
+    this.streams.forget();
   }
 
   async readStream(streamId: string, options: ReadOptions = {}): Promise<StoredEvent[]> {
     this.assertOpen();
-    const { after = -1, limit } = options;
-    return this.reading(() => this.keptAfter(streamId, after, limit) ?? this.streams.read(streamId, options));
-  }
-
-  /**
-   * The stream's events from what this process committed, when they are all of the file's: every
-   * commit is recorded before its append is answered, but the file holds a commit a little before
-   * that, and a subscription reading the file may have handed it out already. A read must never
-   * answer less than such an earlier one, so the file's head (an index lookup, no row read) decides.
-   */
-  private keptAfter(streamId: string, after: number, limit: number | undefined): StoredEvent[] | null {
-    if (limit !== undefined && !(Number.isSafeInteger(limit) && limit >= 1)) return null;
-    const head = this.recent.head(streamId);
-    if (head === null || this.streams.fileHead(streamId) !== head) return null;
-    return this.recent.after(streamId, after, limit);
+    return this.reading(() => this.streams.read(streamId, options));
   }
 
   async streamHead(streamId: string): Promise<number | null> {

@@ -101,12 +101,6 @@ export class RecentEvents {
     return limit === undefined ? run.slice(from) : run.slice(from, from + limit);
   }
 
-  /** The newest revision kept of the stream; null when nothing is. */
-  head(streamId: string): number | null {
-    const run = this.runs.get(streamId);
-    return run ? run[run.length - 1].revision : null;
-  }
-
   /** Forgets every stream: commits may have happened that this process was not told of. */
   clear(): void {
     this.runs.clear();

@@ -93,7 +93,7 @@ describe('matchesFilter', () => {
     for (const filter of filters) {
       const sql = statements
         .get(filter, '?')
-        .all(0, -1)
+        .all(0, Number.MAX_SAFE_INTEGER, -1)
         .map((row) => row.position);
       expect({ filter, positions: events.filter((e) => matchesFilter(filter, e)).map((e) => e.position) }).toEqual({ filter, positions: sql });
     }

@@ -125,24 +125,42 @@ describe('SqliteEventStore with its writer thread', () => {
     }
   });
 
-  it('a read never answers less than the file holds: a commit not yet acknowledged, which a subscription may have handed out, is read', async () => {
+  it('no read sees a commit before this thread is told of it: a row in the file it was not told of is read by nothing until a later commit is', async () => {
     await store.append('late', evs(3), 'no_stream');
-    expect(revisions(await store.readStream('late'))).toEqual([0, 1, 2]);
-    // The writer thread commits before its answer arrives, and a subscription reading the file in
-    // between hands the event out: a row put in the file behind the store's back stands for it.
+    const told = await store.headPosition();
+    // The writer thread commits a little before its answer arrives here: rows put in the file
+    // behind the store's back stand for such a commit, one on a stream it wrote, one on another.
     const behind = new Database(file);
+    const metadata = JSON.stringify({ tenantId: 'tenant-contract', schemaVersion: 1, correlationId: null, causationId: null });
+    const insert = behind.prepare(
+      `INSERT INTO events (stream_id, revision, type, data, metadata, occurred_at, event_id, tenant_id, schema_version)
+       VALUES (?, ?, 'test.happened', '{}', ?, '2026-12-06T00:00:00.000Z', ?, 'tenant-contract', 1)`,
+    );
     try {
-      behind
-        .prepare(
-          `INSERT INTO events (stream_id, revision, type, data, metadata, occurred_at, event_id, tenant_id, schema_version)
-           VALUES ('late', 3, 'test.happened', '{"i":3}', ?, '2026-12-06T00:00:00.000Z', ?, 'tenant-contract', 1)`,
-        )
-        .run(JSON.stringify({ tenantId: 'tenant-contract', schemaVersion: 1, correlationId: null, causationId: null }), newId());
+      insert.run('late', 3, metadata, newId());
+      insert.run('cold', 0, metadata, newId());
     } finally {
       behind.close();
     }
-    expect(revisions(await store.readStream('late'))).toEqual([0, 1, 2, 3]);
-    expect(revisions(await store.readStream('late', { after: 1, limit: 5 }))).toEqual([2, 3]);
+    // Whether answered from memory or from the file, every read agrees with what was told.
+    expect(revisions(await store.readStream('late'))).toEqual([0, 1, 2]);
+    expect(revisions(await store.readStream('late', { after: 1, limit: 5 }))).toEqual([2]);
+    expect(revisions(await store.readStream('late', { after: 2 }))).toEqual([]);
+    expect((await store.lastEvent('late'))?.revision).toBe(2);
+    expect(await store.streamHead('late')).toBe(2);
+    expect(await store.readStream('cold')).toEqual([]);
+    expect(await store.lastEvent('cold')).toBeNull();
+    expect(await store.streamHead('cold')).toBeNull();
+    expect(await store.streamTenant('cold')).toBeNull();
+    expect(await store.headPosition()).toBe(told);
+    expect((await store.readAll()).map((e) => e.streamId)).toEqual(['late', 'late', 'late']);
+    expect(await store.countAll({ filter: {}, limit: 100 })).toBe(3);
+    // The writer's own connection sees the file: the next append goes after the row it holds.
+    await expect(store.append('late', evs(1), 2)).rejects.toBeInstanceOf(WrongExpectedRevisionError);
+    await store.append('late', evs(1), 3);
+    expect(revisions(await store.readStream('late'))).toEqual([0, 1, 2, 3, 4]);
+    expect(revisions(await store.readStream('cold'))).toEqual([0]);
+    expect(await store.headPosition()).toBe(told + 3);
   });
 
   it('racing appends and reads: a read after an acknowledged append sees it, a head never goes back, and what the heads answer equals the file', async () => {

@@ -1,10 +1,10 @@
-import type Database from 'better-sqlite3';
 import { AllFilter, AllSubscriptionItem, FilteredSubscribeOptions, StoredEvent } from '../event-store';
 import { CommittedAppend, storedEventsOf } from '../recent-events';
 import { RecentLog, matchesFilter } from '../recent-log';
 import { asStoreUnavailable } from '../sqlite-errors';
 import { ALL_STREAMS, WakeHub } from '../wake-hub';
 import { EventRow, FilteredStatements, toStored } from './event-rows';
+import type { AcknowledgedPosition } from './acknowledged-position';
 
 /** Rows one read of a subscription takes at most. */
 export const READ_CHUNK = 1000;
@@ -18,16 +18,14 @@ export class AllFollowers {
   private readonly log = new RecentLog();
   /** Subscriptions running now: while there are none, commits need not be kept in `log`. */
   private running = 0;
-  private readonly lastPosition: Database.Statement<[], { position: number | null }>;
 
   constructor(
-    private readonly db: Database.Database,
     private readonly filtered: FilteredStatements,
     private readonly signals: WakeHub,
+    /** Reads stop here: every position up to it is committed and told of, so it is the checkpoint after a short chunk. */
+    private readonly acknowledged: AcknowledgedPosition,
     private readonly closed: () => boolean,
-  ) {
-    this.lastPosition = db.prepare('SELECT max(position) AS position FROM events');
-  }
+  ) {}
 
   /**
    * Keeps one commit's events for the subscriptions, before their wake-up. Answers each append's
@@ -50,15 +48,15 @@ export class AllFollowers {
 
   /**
    * Filtered in SQL, or in memory from what was just committed (when the log holds the next
-   * position). The matching rows and the log's last position are read in one snapshot, so after a
-   * short chunk everything up to that position has been seen: that is the checkpoint.
+   * position). A chunk of the file is read up to the acknowledged position, so after a short one
+   * everything up to that position has been seen: that is the checkpoint.
    */
   async *follow({ filter, after, signal }: FilteredSubscribeOptions): AsyncGenerator<AllSubscriptionItem> {
     const chunk = this.filtered.get(filter, String(READ_CHUNK));
-    const readChunk = this.db.transaction((from: number) => ({
-      rows: chunk.all(from),
-      head: this.lastPosition.get()?.position ?? 0,
-    }));
+    const readChunk = (from: number) => {
+      const head = this.acknowledged.value;
+      return { rows: chunk.all(from, head), head };
+    };
     let cursor = after ?? 0;
     this.running++;
     try {

@@ -20,12 +20,13 @@ export function toStored(row: EventRow): StoredEvent {
 }
 
 /**
- * The SQL of a filtered read: the filter's values become literals of the statement text (tested by
- * plain comparisons per row, no JSON parsing). The tenant test goes first so that
- * `events_by_tenant` serves tenant-scoped reads. `limit` is a literal or `?`.
+ * The SQL of a filtered read after a position, up to another (both bound, in that order): the
+ * filter's values become literals of the statement text (tested by plain comparisons per row, no
+ * JSON parsing). The tenant test goes first so that `events_by_tenant` serves tenant-scoped reads.
+ * `limit` is a literal or `?`.
  */
 function whereSql(filter: AllFilter): string {
-  const where = ['position > ?'];
+  const where = ['position > ? AND position <= ?'];
   const literal = (text: string) => `'${text.replace(/'/g, "''")}'`;
   if (filter.tenantId !== undefined) where.push(`tenant_id = ${literal(filter.tenantId)}`);
   if (filter.streamPrefixes) {
@@ -40,24 +41,24 @@ function filteredSql(filter: AllFilter, limit: string): string {
   return `SELECT * FROM events WHERE ${whereSql(filter)} ORDER BY position LIMIT ${limit}`;
 }
 
-/** Counts the matching rows after a position, at most a bound limit of them, reading no row's data. */
+/** Counts the matching rows between two positions, at most a bound limit of them, reading no row's data. */
 export const countSql = (filter: AllFilter): string => `SELECT count(*) AS n FROM (SELECT 1 FROM events WHERE ${whereSql(filter)} ORDER BY position LIMIT ?)`;
 
 /** Each distinct filter's statement, prepared once. */
 export class FilteredStatements {
-  private readonly statements = new Map<string, Database.Statement<[number, ...number[]], EventRow>>();
+  private readonly statements = new Map<string, Database.Statement<[number, number, ...number[]], EventRow>>();
 
   constructor(private readonly db: Database.Database) {}
 
-  get(filter: AllFilter, limit: string): Database.Statement<[number, ...number[]], EventRow> {
+  get(filter: AllFilter, limit: string): Database.Statement<[number, number, ...number[]], EventRow> {
     return this.prepared(filteredSql(filter, limit));
   }
 
-  count(filter: AllFilter): Database.Statement<[number, number], { n: number }> {
-    return this.prepared(countSql(filter)) as unknown as Database.Statement<[number, number], { n: number }>;
+  count(filter: AllFilter): Database.Statement<[number, number, number], { n: number }> {
+    return this.prepared(countSql(filter)) as unknown as Database.Statement<[number, number, number], { n: number }>;
   }
 
-  private prepared(sql: string): Database.Statement<[number, ...number[]], EventRow> {
+  private prepared(sql: string): Database.Statement<[number, number, ...number[]], EventRow> {
     let statement = this.statements.get(sql);
     if (!statement) {
       // One statement per tenant's feed: a bound keeps many tenants from growing the cache forever.

@@ -16,6 +16,7 @@ import {
 } from '../event-store';
 import { CommittedAppend, RecentEvents, lastEventOf } from '../recent-events';
 import { StreamReads } from './stream-reads';
+import { AcknowledgedPosition } from './acknowledged-position';
 import { AllFollowers, READ_CHUNK } from './all-followers';
 import { ALL_STREAMS, WakeHub } from '../wake-hub';
 import { EventRow, FilteredStatements, toStored } from './event-rows';
@@ -67,10 +68,13 @@ export class SqliteEventStore implements EventStore {
   private readonly allFollowers: AllFollowers;
   private readonly filtered: FilteredStatements;
   private closed = false;
-  private readonly lastPosition: Database.Statement<[], { position: number | null }>;
-  private readonly allAfter: Database.Statement<[number, number], EventRow>;
-  private readonly streamChunkAfter: Database.Statement<[string, number], EventRow>;
-  private readonly allChunkAfter: Database.Statement<[number], EventRow>;
+  /** The file's newest position, unbounded: where reads may go once a dead writer thread may have committed more. */
+  private readonly fileHead: Database.Statement<[], { position: number | null }>;
+  /** Every read of `db` stops at the last commit this thread was told of (acknowledged-position.ts). */
+  private readonly acknowledged: AcknowledgedPosition;
+  private readonly allAfter: Database.Statement<[number, number, number], EventRow>;
+  private readonly streamChunkAfter: Database.Statement<[string, number, number], EventRow>;
+  private readonly allChunkAfter: Database.Statement<[number, number], EventRow>;
 
   private constructor(
     /** This thread's connection: every read, and the writes too when the writer is inline. */
@@ -89,16 +93,17 @@ export class SqliteEventStore implements EventStore {
           ),
         }
       : { kind: 'inline', commits: new GroupCommit(db, (appends) => this.committed(appends)) };
+    this.fileHead = db.prepare('SELECT max(position) AS position FROM events');
+    this.acknowledged = new AcknowledgedPosition(this.fileHead.get()?.position ?? 0);
     this.filtered = new FilteredStatements(db);
-    this.streams = new StreamReads(db, this.recent);
-    this.allFollowers = new AllFollowers(db, this.filtered, this.signals, () => this.closed);
-    this.lastPosition = db.prepare('SELECT max(position) AS position FROM events');
-    this.allAfter = db.prepare('SELECT * FROM events WHERE position > ? ORDER BY position LIMIT ?');
+    this.streams = new StreamReads(db, this.recent, this.acknowledged);
+    this.allFollowers = new AllFollowers(this.filtered, this.signals, this.acknowledged, () => this.closed);
+    this.allAfter = db.prepare('SELECT * FROM events WHERE position > ? AND position <= ? ORDER BY position LIMIT ?');
     // Subscriptions read on every wake-up, so their chunk size is a literal: SQLite 3.53 plans with
     // the value of a bound LIMIT and so re-prepares the statement on every call (~20 µs measured
     // here; an empty read with a literal LIMIT takes ~3 µs).
-    this.streamChunkAfter = db.prepare(`SELECT * FROM events WHERE stream_id = ? AND revision > ? ORDER BY revision LIMIT ${READ_CHUNK}`);
-    this.allChunkAfter = db.prepare(`SELECT * FROM events WHERE position > ? ORDER BY position LIMIT ${READ_CHUNK}`);
+    this.streamChunkAfter = db.prepare(`SELECT * FROM events WHERE stream_id = ? AND revision > ? AND position <= ? ORDER BY revision LIMIT ${READ_CHUNK}`);
+    this.allChunkAfter = db.prepare(`SELECT * FROM events WHERE position > ? AND position <= ? ORDER BY position LIMIT ${READ_CHUNK}`);
   }
 
   static open(path: string, options: SqliteOpenOptions = {}): SqliteEventStore {
@@ -150,6 +155,7 @@ export class SqliteEventStore implements EventStore {
 
   /** A commit, here or on the writer thread: its followers get the events from it, then everyone is woken. */
   private committed(appends: readonly CommittedAppend[]): void {
+    for (const append of appends) this.acknowledged.raise(append.result.position);
     // Built once when $all is followed, and shared with the streams' followers.
     const events = this.allFollowers.committed(appends);
     // Every stream, followed or not: a client that attaches after its 201 reads the stream from
@@ -164,6 +170,9 @@ export class SqliteEventStore implements EventStore {
   private lost(): void {
     this.allFollowers.lost();
     this.streams.forget();
+    // Whatever it committed is in the file, answered or not (its appends fail as unknown, and a
+    // retry finds them by their event ids): reads see it from now on.
+    this.acknowledged.raise(this.reading(() => this.fileHead.get()?.position ?? 0));
   }
 
   async readStream(streamId: string, options: ReadOptions = {}): Promise<StoredEvent[]> {
@@ -190,24 +199,25 @@ export class SqliteEventStore implements EventStore {
     this.assertOpen();
     const { after = 0, limit = -1, types, filter } = options;
     const wanted = filter ? { ...filter, types: filter.types ?? types } : types ? { types } : null;
-    const rows = this.reading(() => (wanted ? this.filtered.get(wanted, '?').all(after, limit) : this.allAfter.all(after, limit)));
+    const bound = this.acknowledged.value;
+    const rows = this.reading(() => (wanted ? this.filtered.get(wanted, '?').all(after, bound, limit) : this.allAfter.all(after, bound, limit)));
     return rows.map(toStored);
   }
 
   async headPosition(): Promise<number> {
     this.assertOpen();
-    return this.reading(() => this.lastPosition.get()?.position ?? 0);
+    return this.acknowledged.value;
   }
 
   async countAll({ after = 0, limit, filter = {} }: CountOptions): Promise<number> {
     this.assertOpen();
-    return this.reading(() => this.filtered.count(filter).get(after, limit)?.n ?? 0);
+    return this.reading(() => this.filtered.count(filter).get(after, this.acknowledged.value, limit)?.n ?? 0);
   }
 
   subscribeToStream(streamId: string, options: SubscribeOptions = {}): AsyncIterable<StoredEvent> {
     return this.follow(
       streamId,
-      (after) => this.recent.after(streamId, after ?? -1) ?? this.streamChunkAfter.all(streamId, after ?? -1).map(toStored),
+      (after) => this.recent.after(streamId, after ?? -1) ?? this.streamChunkAfter.all(streamId, after ?? -1, this.acknowledged.value).map(toStored),
       (event) => event.revision,
       options,
     );
@@ -216,7 +226,7 @@ export class SqliteEventStore implements EventStore {
   subscribeToAll(options: SubscribeOptions = {}): AsyncIterable<StoredEvent> {
     return this.follow(
       ALL_STREAMS,
-      (after) => this.allChunkAfter.all(after ?? 0).map(toStored),
+      (after) => this.allChunkAfter.all(after ?? 0, this.acknowledged.value).map(toStored),
       (event) => event.position,
       options,
     );

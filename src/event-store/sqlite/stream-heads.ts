@@ -14,11 +14,11 @@ const MAX_DATA_CHARS = 16_384;
  * by id each made two to four of them.
  *
  * Exact because the file is locked to this process: every commit reaches `offer` (through the
- * store's `committed`) before any caller of its append is answered, so an entry is its stream's
- * head as of every append acknowledged so far. A read may find a later event whose commit is being
- * acknowledged right then; it is kept too, and an entry is never replaced by an older event. A
- * newer event too large to keep removes the entry, and `clear` forgets everything when a commit
- * may have happened that this process was not told of (the writer thread died).
+ * store's `committed`) before any caller of its append is answered and before any read of the
+ * file can see it (acknowledged-position.ts), so an entry is its stream's head as every read sees
+ * it. An entry is never replaced by an older event. A newer event too large to keep removes the
+ * entry, and `clear` forgets everything when a commit may have happened that this process was not
+ * told of (the writer thread died).
  */
 export class StreamHeads {
   private readonly heads = new Map<string, StoredEvent>();

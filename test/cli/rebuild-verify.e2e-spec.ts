@@ -42,9 +42,9 @@ describeCli('projections:rebuild and projections:verify (compiled commands, real
 
   it('the live read models show no drift', async () => {
     const result = await verify();
-    // Rows count every table of the projection: 5 executions, each with its execution_progress row.
+    // Rows count every table of the projection: 5 executions, each with its execution_progress and execution_requests rows.
     expect(result.stdout).toMatch(
-      /^executions: ok \(checkpoint \d+, 10 rows\)\nactions: ok .*\nartifacts: ok .*\nconversations: ok .*\nusage: ok .*\nno drift\n$/,
+      /^executions: ok \(checkpoint \d+, 15 rows\)\nactions: ok .*\nartifacts: ok .*\nconversations: ok .*\nusage: ok .*\nno drift\n$/,
     );
     expect(result.code).toBe(0);
   });

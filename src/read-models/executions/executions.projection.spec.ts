@@ -6,6 +6,8 @@ import { history, readModelFile } from '../../../test/support/projection-history
 import { ProjectionCatalog } from '../projection-catalog';
 import { executionsProjection } from './executions.projection';
 import { ExecutionsReadModel } from './executions.read-model';
+import { fold } from '../../executions/domain/execution-state';
+import { toRecorded } from '../../executions/execution-stream';
 
 describe('the executions projection', () => {
   let db: Database.Database;
@@ -22,6 +24,26 @@ describe('the executions projection', () => {
     expect(db.prepare('SELECT * FROM execution_progress').all()).toEqual([{ id: 'x1', last_sequence: 10 }]);
     expect(JSON.parse(row.usage)).toEqual({ inputTokens: 1, outputTokens: 2 });
     expect(JSON.parse(row.state).artifactCount).toBe(1);
+  });
+
+  it("run.queued's part of the state (input, config) is stored once as its event stored it; a read gives back the domain's whole fold", () => {
+    const apply = executionsProjection.bind(db);
+    const events = history();
+    const config = { script: [{ type: 'text', text: 'x' }], nested: { deep: [1, 2] } };
+    events[1] = { ...events[1], data: { ...events[1].data, config, input: { text: 'a long input' } } };
+    // One event per batch: every later change reloads the row and must keep the whole state.
+    for (const event of events) db.transaction(() => apply([event]))();
+    const stored = db.prepare('SELECT queued FROM execution_requests').pluck().all() as string[];
+    expect(stored.map((text) => JSON.parse(text))).toEqual([events[1].data]);
+    const rest = JSON.parse(db.prepare('SELECT state FROM executions').pluck().get() as string);
+    expect(rest).not.toHaveProperty('config');
+    expect(rest).not.toHaveProperty('input');
+    const folded = fold(events.filter((e) => e.streamId === 'execution-x1').map(toRecorded), 'x1');
+    const read = new ExecutionsReadModel(db);
+    expect(read.byId('x1')!.state).toEqual(folded);
+    expect(Object.keys(read.byId('x1')!.state)).toEqual(Object.keys(folded!));
+    expect(read.search({ tenantId: 't', limit: 5 }).rows[0].state).toEqual(folded);
+    expect(read.history('c1', 'other', 5)).toEqual([{ inputText: 'a long input', outputText: 'hello' }]);
   });
 
   it('a batch of deltas alone moves only the progress row, forward only, and reads take their last sequence from it', () => {

@@ -1,10 +1,12 @@
 import type Database from 'better-sqlite3';
 import { StoredEvent } from '../../event-store/event-store';
+import { dataJsonOf } from '../../event-store/stored-row';
 import { ExecutionState, evolve } from '../../executions/domain/execution-state';
 import { ownerAfter, toRecorded } from '../../executions/execution-stream';
 import { groupByExecution } from '../execution-groups';
 import { Projection } from '../projection';
 import { STREAMED_TYPES } from '../streamed-events';
+import { withoutQueuedPart } from './queued-part';
 
 export const EXECUTIONS_DDL = `
   CREATE TABLE executions (
@@ -14,13 +16,19 @@ export const EXECUTIONS_DDL = `
     provider        TEXT NOT NULL,
     status          TEXT NOT NULL,
     created_at      TEXT NOT NULL,
-    input_text      TEXT NOT NULL,
     output_text     TEXT,
     usage           TEXT,
     error_code      TEXT,
     position        INTEGER NOT NULL,
     owner           TEXT,
     state           TEXT NOT NULL
+  );
+  -- What run.queued set and no later event changes (the input, the config, a Responses request):
+  -- its data as stored, written once. SQLite rewrites a whole row on any update, so in the wide
+  -- row a 60 kB config was parsed, serialized and rewritten on every change of status.
+  CREATE TABLE execution_requests (
+    id     TEXT PRIMARY KEY,
+    queued TEXT NOT NULL
   );
   -- How far each execution's row has been folded: the one thing streamed output changes. It has a
   -- table of its own because SQLite rewrites a whole row on any update, and the executions row
@@ -39,7 +47,10 @@ export const EXECUTIONS_DDL = `
 
 interface Row {
   tenantId: string;
+  /** Without run.queued's part once stored (queued-part.ts). */
   state: ExecutionState;
+  /** The run.queued folded in this batch (a new row): its part is stored now. */
+  queued: StoredEvent | null;
   usage: unknown;
   lastSequence: number;
   position: number;
@@ -55,8 +66,8 @@ interface Row {
  */
 export const executionsProjection: Projection = {
   name: 'executions',
-  version: 5,
-  tables: ['executions', 'execution_progress'],
+  version: 6,
+  tables: ['executions', 'execution_progress', 'execution_requests'],
   create: (db) => db.exec(EXECUTIONS_DDL),
   bind(db: Database.Database) {
     const get = db.prepare<[string], { tenant_id: string; state: string; usage: string | null; last_sequence: number; position: number; owner: string | null }>(
@@ -65,23 +76,28 @@ export const executionsProjection: Projection = {
     );
     // Only forward, so a batch applied twice (or older than the row) changes nothing.
     const streamed = db.prepare('UPDATE execution_progress SET last_sequence = @sequence WHERE id = @id AND last_sequence < @sequence');
-    const upsert = db.prepare(
-      `INSERT INTO executions (id, tenant_id, conversation_id, provider, status, created_at, input_text, output_text, usage, error_code, position, owner, state)
-       VALUES (@id, @tenantId, @conversationId, @provider, @status, @createdAt, @inputText, @outputText, @usage, @errorCode, @position, @owner, @state)
-       ON CONFLICT (id) DO UPDATE SET status = excluded.status, output_text = excluded.output_text,
-         usage = excluded.usage, error_code = excluded.error_code, owner = excluded.owner, state = excluded.state`,
+    const insert = db.prepare(
+      `INSERT INTO executions (id, tenant_id, conversation_id, provider, status, created_at, output_text, usage, error_code, position, owner, state)
+       VALUES (@id, @tenantId, @conversationId, @provider, @status, @createdAt, @outputText, @usage, @errorCode, @position, @owner, @state)`,
+    );
+    const update = db.prepare(
+      `UPDATE executions SET status = @status, output_text = @outputText, usage = @usage, error_code = @errorCode, owner = @owner, state = @state
+       WHERE id = @id`,
     );
     const progress = db.prepare(
       `INSERT INTO execution_progress (id, last_sequence) VALUES (?, ?)
        ON CONFLICT (id) DO UPDATE SET last_sequence = excluded.last_sequence`,
     );
+    const request = db.prepare('INSERT INTO execution_requests (id, queued) VALUES (?, ?) ON CONFLICT (id) DO NOTHING');
     const load = (id: string): Row | null => {
       const row = get.get(id);
       if (!row) return null;
       return {
         tenantId: row.tenant_id,
-        // The stored state's lastSequence may trail the progress table (streamed output moves only that).
+        // Without run.queued's part (execution_requests), which folding never needs. The stored
+        // state's lastSequence may trail the progress table (streamed output moves only that).
         state: { ...JSON.parse(row.state), lastSequence: row.last_sequence },
+        queued: null,
         usage: row.usage === null ? null : JSON.parse(row.usage),
         lastSequence: row.last_sequence,
         position: row.position,
@@ -100,23 +116,23 @@ export const executionsProjection: Projection = {
         const row = fold(loaded, id, ofExecution);
         // Nothing new (a batch applied again): the wide row is not rewritten for nothing.
         if (!row || row.lastSequence === loaded?.lastSequence) continue;
-        const { state } = row;
-        upsert.run({
+        const { state, queued } = row;
+        const changed = {
           id,
-          tenantId: row.tenantId,
-          conversationId: state.conversationId,
-          provider: state.provider,
           status: state.status,
-          createdAt: state.createdAt,
-          inputText: state.input.text,
           outputText: state.outputText,
           usage: row.usage === null ? null : JSON.stringify(row.usage),
           errorCode: state.error?.code ?? null,
-          position: row.position,
           owner: row.owner,
           // lastSequence lives in execution_progress only: streamed output moves that, not the state.
-          state: JSON.stringify({ ...state, lastSequence: undefined }),
-        });
+          state: JSON.stringify({ ...(queued ? withoutQueuedPart(state, queued.data) : state), lastSequence: undefined }),
+        };
+        // A loaded row's state lacks run.queued's part: only a new row (its run.queued in this batch) has it to insert.
+        if (loaded) update.run(changed);
+        else {
+          request.run(id, dataJsonOf(queued!));
+          insert.run({ ...changed, tenantId: row.tenantId, conversationId: state.conversationId, provider: state.provider, createdAt: state.createdAt, position: row.position });
+        }
         progress.run(id, row.lastSequence);
       }
     };
@@ -134,6 +150,7 @@ function fold(row: Row | null, id: string, events: StoredEvent[]): Row | null {
     current = {
       tenantId: current?.tenantId ?? event.metadata.tenantId,
       state,
+      queued: event.type === 'run.queued' ? event : (current?.queued ?? null),
       // Every terminal event carries it (docs/api.md#usage-and-budgets).
       usage: state.usage ?? null,
       lastSequence: sequence,

@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
 import { ExecutionState, ExecutionStatus } from '../../executions/domain/execution-state';
+import { withQueuedPart } from './queued-part';
 
 export interface ExecutionRow {
   tenantId: string;
@@ -29,8 +30,12 @@ export interface SearchFilters {
   limit: number;
 }
 
-/** The row with its last sequence, which lives in execution_progress (streamed output moves only that). */
-const COLUMNS = 'e.tenant_id, e.state, p.last_sequence, e.position';
+/**
+ * The row with its last sequence, which lives in execution_progress (streamed output moves only
+ * that), and run.queued's part of the state, which lives in execution_requests (queued-part.ts).
+ */
+const COLUMNS = 'e.tenant_id, e.state, r.queued, p.last_sequence, e.position';
+const JOINS = 'JOIN execution_progress p ON p.id = e.id JOIN execution_requests r ON r.id = e.id';
 
 /** Queries over the executions projection: indexed, limited, never a scan of the log. */
 export class ExecutionsReadModel {
@@ -39,15 +44,14 @@ export class ExecutionsReadModel {
 
   constructor(private readonly db: Database.Database) {
     this.statements = {
-      byId: db.prepare<[string], { tenant_id: string; state: string; last_sequence: number; position: number }>(
-        `SELECT ${COLUMNS} FROM executions e JOIN execution_progress p ON p.id = e.id WHERE e.id = ?`,
-      ),
+      byId: db.prepare<[string], StoredExecutionRow>(`SELECT ${COLUMNS} FROM executions e ${JOINS} WHERE e.id = ?`),
       ofConversation: db.prepare<[string], ExecutionSummary>(
         'SELECT id, status, provider, created_at AS createdAt FROM executions WHERE conversation_id = ? ORDER BY position',
       ),
       history: db.prepare<[string, string, number], { inputText: string; outputText: string | null }>(
-        `SELECT input_text AS inputText, output_text AS outputText FROM executions
-         WHERE conversation_id = ? AND status = 'completed' AND id != ? ORDER BY position DESC LIMIT ?`,
+        `SELECT json_extract(r.queued, '$.input.text') AS inputText, e.output_text AS outputText
+         FROM executions e JOIN execution_requests r ON r.id = e.id
+         WHERE e.conversation_id = ? AND e.status = 'completed' AND e.id != ? ORDER BY e.position DESC LIMIT ?`,
       ),
       inFlight: db.prepare<[], { id: string; owner: string | null }>(
         "SELECT id, owner FROM executions WHERE status IN ('queued', 'running', 'requires_action') ORDER BY position",
@@ -90,8 +94,8 @@ export class ExecutionsReadModel {
     if (filters.createdAfter !== undefined) where.push('e.created_at > @createdAfter');
     if (filters.createdBefore !== undefined) where.push('e.created_at < @createdBefore');
     if (filters.beforePosition !== undefined) where.push('e.position < @beforePosition');
-    // The join is one primary-key lookup per row of the page, after the executions index picked it.
-    const sql = `SELECT ${COLUMNS} FROM executions e JOIN execution_progress p ON p.id = e.id
+    // The joins are primary-key lookups per row of the page, after the executions index picked it.
+    const sql = `SELECT ${COLUMNS} FROM executions e ${JOINS}
                  WHERE ${where.join(' AND ')} ORDER BY e.position DESC LIMIT @limit`;
     // At most 2^7 shapes of filter: each prepared once.
     let statement = this.searches.get(sql);
@@ -99,7 +103,7 @@ export class ExecutionsReadModel {
     const rows: ExecutionRow[] = [];
     let bytes = 0;
     for (const row of statement.iterate(filters) as IterableIterator<StoredExecutionRow>) {
-      bytes += Buffer.byteLength(row.state);
+      bytes += Buffer.byteLength(row.state) + Buffer.byteLength(row.queued);
       if (rows.length > 0 && bytes > maxBytes) return { rows, truncated: true };
       rows.push(toRow(row));
     }
@@ -107,13 +111,13 @@ export class ExecutionsReadModel {
   }
 }
 
-type StoredExecutionRow = { tenant_id: string; state: string; last_sequence: number; position: number };
+type StoredExecutionRow = { tenant_id: string; state: string; queued: string; last_sequence: number; position: number };
 
 /** Streamed output moves only execution_progress, so the state takes its last sequence from there. */
 function toRow(row: StoredExecutionRow): ExecutionRow {
   return {
     tenantId: row.tenant_id,
-    state: { ...JSON.parse(row.state), lastSequence: row.last_sequence },
+    state: { ...withQueuedPart(JSON.parse(row.state), JSON.parse(row.queued)), lastSequence: row.last_sequence },
     lastSequence: row.last_sequence,
     position: row.position,
   };

@@ -131,7 +131,14 @@ export const executionsProjection: Projection = {
         if (loaded) update.run(changed);
         else {
           request.run(id, dataJsonOf(queued!));
-          insert.run({ ...changed, tenantId: row.tenantId, conversationId: state.conversationId, provider: state.provider, createdAt: state.createdAt, position: row.position });
+          insert.run({
+            ...changed,
+            tenantId: row.tenantId,
+            conversationId: state.conversationId,
+            provider: state.provider,
+            createdAt: state.createdAt,
+            position: row.position,
+          });
         }
         progress.run(id, row.lastSequence);
       }

@@ -17,6 +17,9 @@ export function jsonText(value: object): string {
   return text;
 }
 
+/** The text `jsonText` kept for this value, or `JSON.stringify(value)` made afresh and not kept. */
+export const keptOrFreshJson = (value: object): string => texts.get(value) ?? JSON.stringify(value);
+
 const known = (value: unknown): string | undefined => (value !== null && typeof value === 'object' ? texts.get(value) : undefined);
 
 /**

@@ -1,6 +1,7 @@
 import { newId } from '../common/ids';
 import { INSTANCE_ID } from '../common/instance-id';
-import { EventStore, NewEvent, StoredEvent } from '../event-store/event-store';
+import { EventMetadata, EventStore, NewEvent, StoredEvent } from '../event-store/event-store';
+import { jsonText } from '../common/json-text';
 import { dataJsonOf } from '../event-store/stored-row';
 import { ExecutionEvent, RecordedExecutionEvent } from './domain/execution-events';
 import { ExecutionState, evolve } from './domain/execution-state';
@@ -19,19 +20,35 @@ export interface EventContext {
 
 /** Each event gets its stable id here, once: a retry of the same append sends the same ids. */
 export function toNewEvents(executionId: string, events: ExecutionEvent[], context: EventContext): NewEvent[] {
+  const metadata = metadataOf(executionId, context.tenantId, context.causationId ?? null);
   return events.map((event) => ({
     id: newId(),
     type: event.type,
     data: event.data as Record<string, unknown>,
     occurredAt: context.occurredAt,
-    metadata: {
-      tenantId: context.tenantId,
-      schemaVersion: EXECUTION_SCHEMA_VERSION,
-      correlationId: executionId,
-      causationId: context.causationId ?? null,
-      instanceId: INSTANCE_ID,
-    },
+    metadata,
   }));
+}
+
+/** Executions whose uncaused events' metadata is kept; the one made longest ago goes first. */
+const METADATA_KEPT = 4_096;
+const uncaused = new Map<string, EventMetadata>();
+
+/**
+ * An execution's events carry the same metadata but for a causation id, which streamed output
+ * never has: one frozen object and its JSON text (json-text.ts) serve all of them, so a delta's
+ * append serializes no metadata, and the events kept in memory share one string.
+ */
+function metadataOf(executionId: string, tenantId: string, causationId: string | null): EventMetadata {
+  const kept = causationId === null ? uncaused.get(executionId) : undefined;
+  if (kept && kept.tenantId === tenantId) return kept;
+  const metadata = Object.freeze({ tenantId, schemaVersion: EXECUTION_SCHEMA_VERSION, correlationId: executionId, causationId, instanceId: INSTANCE_ID });
+  if (causationId !== null) return metadata;
+  jsonText(metadata);
+  uncaused.delete(executionId);
+  uncaused.set(executionId, metadata);
+  if (uncaused.size > METADATA_KEPT) uncaused.delete(uncaused.keys().next().value as string);
+  return metadata;
 }
 
 export const toRecorded = (stored: StoredEvent): RecordedExecutionEvent =>

@@ -3,7 +3,7 @@ import { newId } from '../../common/ids';
 import type { ExpectedRevision, NewEvent } from '../event-store';
 import type { EventRow } from './group-commit';
 import { MAX_EVENTS_PER_TRANSACTION } from './position';
-import { jsonOf } from '../../common/json-text';
+import { jsonOf, keptOrFreshJson } from '../../common/json-text';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 // NUL is not allowed in PostgreSQL text, and lone surrogates would silently become U+FFFD.
@@ -36,7 +36,7 @@ export function toRows(streamId: string, events: NewEvent[], expected: ExpectedR
       id: e.id ?? newId(),
       type: checkText(e.type, 'type'),
       data: jsonOf(e.data),
-      metadata: JSON.stringify(e.metadata),
+      metadata: keptOrFreshJson(e.metadata),
       tenantId: checkText(e.metadata.tenantId, 'metadata.tenantId'),
       schemaVersion: e.metadata.schemaVersion,
       occurredAt: checkText(e.occurredAt ?? (now ??= nowIso()), 'occurredAt'),

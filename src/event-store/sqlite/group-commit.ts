@@ -4,7 +4,7 @@ import { newId } from '../../common/ids';
 import { AppendResult, EncodedEvent, ExpectedRevision, revisionMatches, NewEvent, WrongExpectedRevisionError } from '../event-store';
 import type { CommittedAppend } from '../recent-events';
 import { asStoreUnavailable } from '../sqlite-errors';
-import { jsonOf } from '../../common/json-text';
+import { jsonOf, keptOrFreshJson } from '../../common/json-text';
 
 /** The writer thread gets these. */
 export type EventRowIn = EncodedEvent;
@@ -32,7 +32,7 @@ export function toRows(events: NewEvent[]): EventRowIn[] {
     schemaVersion: e.metadata.schemaVersion,
     type: e.type,
     data: jsonOf(e.data),
-    metadata: JSON.stringify(e.metadata),
+    metadata: keptOrFreshJson(e.metadata),
     occurredAt: e.occurredAt ?? (now ??= nowIso()),
   }));
 }

@@ -20,6 +20,7 @@ describe('toNewEvents', () => {
     const [other] = toNewEvents('x3', [delta], { tenantId: 't', occurredAt: 'now' });
     const [tenant] = toNewEvents('x2', [delta], { tenantId: 'u', occurredAt: 'now' });
     const [caused] = toNewEvents('x2', [delta], { tenantId: 't', occurredAt: 'now', causationId: 'c1' });
+    for (const own of [other, tenant, caused]) expect(own.metadata).not.toBe(a.metadata);
     expect(other.metadata.correlationId).toBe('x3');
     expect(tenant.metadata.tenantId).toBe('u');
     expect(caused.metadata).toMatchObject({ tenantId: 't', correlationId: 'x2', causationId: 'c1' });

@@ -12,7 +12,13 @@ describe('toNewEvents', () => {
     expect(Object.isFrozen(a.metadata)).toBe(true);
     const [row] = toRows([a]);
     expect(row.metadata).toBe(JSON.stringify(a.metadata));
-    expect(JSON.parse(row.metadata)).toEqual({ tenantId: 't', schemaVersion: expect.any(Number), correlationId: 'x1', causationId: null, instanceId: expect.any(String) });
+    expect(JSON.parse(row.metadata)).toEqual({
+      tenantId: 't',
+      schemaVersion: expect.any(Number),
+      correlationId: 'x1',
+      causationId: null,
+      instanceId: expect.any(String),
+    });
   });
 
   it('makes its own metadata for another execution, another tenant, or a causation', () => {

@@ -5,6 +5,7 @@
  *   npm run bench:stream              100 executions per phase (~1 minute)
  *   npm run bench:stream -- --quick   10 executions, shorter latency phase (smoke test)
  *   npm run bench:stream -- --paced   phase 4 only (the quickest A/B of the paced figures)
+ *   npm run bench:stream -- --flat-out phases 1 and 2 only (the quickest A/B of the flat-out figures)
  *   npm run bench:stream -- --profile also writes a V8 CPU profile per server and prints its
  *                                     top self-time functions
  *   BENCH_SERVER_MAIN=/copy/dist/main.js  runs another build (A/B); it needs node_modules and
@@ -32,6 +33,7 @@ const args = new Set(process.argv.slice(2));
 const QUICK = args.has('--quick');
 const PROFILE = args.has('--profile');
 const PACED_ONLY = args.has('--paced');
+const FLAT_OUT_ONLY = args.has('--flat-out');
 const EXECUTIONS = QUICK ? 10 : 100;
 const DELTAS_PER_RUN = 1000;
 const LATENCY_SECONDS = QUICK ? 3 : 10;
@@ -119,6 +121,7 @@ async function allPhases(): Promise<boolean> {
     cpuLines(usage, EXECUTIONS * DELTAS_PER_RUN);
     ok = reportRuns(result.runs, DELTAS_PER_RUN) && ok;
   });
+  if (FLAT_OUT_ONLY) return ok;
 
   // 3. Latency
   const texts = LATENCY_SECONDS * LATENCY_RATE;

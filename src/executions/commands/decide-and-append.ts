@@ -83,14 +83,16 @@ interface Decided {
 
 function decideAll(loaded: LoadedExecution, timed: TimedCommand[]): Decided {
   const events: TimedEvent[] = [];
+  const news: NewEvent[] = [];
+  const { id } = loaded.state;
   let after = loaded;
   // Each command is decided against the state its predecessors in the batch produced.
   for (const { command, at } of timed) {
-    const decided = decide(command, after.state).map((event) => ({ event, at }));
-    after = foldAppended(after, decided);
-    events.push(...decided);
+    const decided = decide(command, after.state);
+    const timedEvents = decided.map((event) => ({ event, at }));
+    after = foldAppended(after, timedEvents);
+    for (const event of timedEvents) events.push(event);
+    for (const event of toNewEvents(id, decided, { tenantId: loaded.tenantId, occurredAt: at })) news.push(event);
   }
-  const { id } = loaded.state;
-  const news = events.flatMap(({ event, at }) => toNewEvents(id, [event], { tenantId: loaded.tenantId, occurredAt: at }));
   return { events, news, after };
 }

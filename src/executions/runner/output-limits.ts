@@ -14,16 +14,20 @@ export function eventsOf(command: ExecutionCommand): number {
 
 /** UTF-8 bytes of the largest event a command appends, cheaply for the common small delta. */
 function largestEventBytes(command: ExecutionCommand, bound: number): number {
-  const outputs = command.type === 'emit' ? command.output.map((o) => o.data) : command.type === 'complete' ? [{ text: command.text }] : [];
+  if (command.type === 'complete') return bytesOf({ text: command.text });
+  if (command.type !== 'emit') return 0;
   let largest = 0;
-  for (const data of outputs) {
+  // Once per streamed delta: no array is made for it.
+  for (const { data } of command.output) {
     const delta = (data as { delta?: unknown }).delta;
     // Three bytes per UTF-16 unit is the most UTF-8 needs, so short text needs no measuring.
     if (typeof delta === 'string' && delta.length * 3 + 64 < bound) continue;
-    largest = Math.max(largest, Buffer.byteLength(JSON.stringify(data) ?? '', 'utf8'));
+    largest = Math.max(largest, bytesOf(data));
   }
   return largest;
 }
+
+const bytesOf = (data: unknown): number => Buffer.byteLength(JSON.stringify(data) ?? '', 'utf8');
 
 /** Which bound the command would pass, if any. The run's end always keeps room for itself. */
 export function limitProblem(command: ExecutionCommand, events: number, { maxEvents = Infinity, maxEventBytes = Infinity }: OutputLimits): string | null {

@@ -7,6 +7,7 @@
  *   npm run bench:read -- --profile    phase 1 only, on a server writing a CPU profile; prints its top functions
  *
  * 1. POST /v1/executions req/s (autocannon, one conversation) vs a bare Fastify JSON route; goal ≥ 0.25.
+ *    Beside it, for where the cost sits: the route refused after validation (404), and a conversation's creation.
  * 2. POST /v1/executions latency in a conversation holding 10,000 executions vs in new ones; goal within 1.2×.
  * 3. Replay of a 20,000-event execution — one read, 1,000-event pages, SSE backlog — vs a raw
  *    better-sqlite3 read of the same rows; goal ≥ 0.3 each.
@@ -82,6 +83,22 @@ async function main(): Promise<void> {
   const startRatio = mean(rates.server) / mean(rates.bare);
   console.log(line('baseline: bare Fastify JSON POST', `${int(mean(rates.bare))} req/s`));
   console.log(line('POST /v1/executions', `${int(mean(rates.server))} req/s: ratio ${fixed(startRatio, 3)} (goal ≥ 0.25: ${verdict(startRatio >= 0.25)})`));
+  // Where the start's cost sits: the same route refused after validation (nothing written, nothing
+  // run), and a route that appends one event and runs nothing.
+  const floors: [string, string, unknown][] = [
+    ['  the same body, unknown conversation (404)', '/v1/executions', start('00000000-0000-7000-8000-000000000000')],
+    ['  POST /v1/conversations (one event)', '/v1/conversations', {}],
+  ];
+  for (const [label, path, body] of floors) {
+    const expect = path === '/v1/conversations' ? 201 : 404;
+    const result = await postLoad(`${server.baseUrl}${path}`, body, { connections: CONNECTIONS, seconds: LOAD_SECONDS, expect });
+    console.log(
+      line(
+        label,
+        `${int(result.perSecond)} req/s: ratio ${fixed(result.perSecond / mean(rates.bare), 3)}${result.failures ? ` (${result.failures} failed)` : ''}`,
+      ),
+    );
+  }
 
   if (profileDir) {
     await server.stop();

@@ -32,8 +32,8 @@ export const EXECUTIONS_DDL = `
   );
   -- How far each execution's row has been folded: the one thing streamed output changes. It has a
   -- table of its own because SQLite rewrites a whole row on any update, and the executions row
-  -- holds the input text and the state with its config (up to ~1 MB): updating it per batch of
-  -- deltas made the projector's transaction grow with every execution that streams.
+  -- holds the state and the output text (up to ~1 MB): updating it per batch of deltas made the
+  -- projector's transaction grow with every execution that streams.
   CREATE TABLE execution_progress (
     id            TEXT PRIMARY KEY,
     last_sequence INTEGER NOT NULL
@@ -58,9 +58,9 @@ interface Row {
 }
 
 /**
- * Every execution as one row: the domain's own fold (`evolve`) of its events, so the read model
- * and the decider can never disagree, plus what search and history need as columns; its last
- * sequence in `execution_progress`. Deltas are projected too, as one narrow update of that
+ * Every execution as the domain's own fold (`evolve`) of its events, so the read model and the
+ * decider can never disagree: run.queued's part in `execution_requests`, the rest in one row with
+ * what search and history need as columns, its last sequence in `execution_progress`. Deltas are projected too, as one narrow update of that
  * sequence per execution per batch. The text streamed so far is not kept: no query reads it (the
  * final text comes from `output.text.done`, and a read by id folds the stream's tail onto the row).
  */

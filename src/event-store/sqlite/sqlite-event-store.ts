@@ -171,8 +171,14 @@ export class SqliteEventStore implements EventStore {
     this.allFollowers.lost();
     this.streams.forget();
     // Whatever it committed is in the file, answered or not (its appends fail as unknown, and a
-    // retry finds them by their event ids): reads see it from now on.
-    this.acknowledged.raise(this.reading(() => this.fileHead.get()?.position ?? 0));
+    // retry finds them by their event ids): reads see it from now on. A file that cannot be read
+    // right now leaves the bound where it is (the next commit moves it past), rather than throw
+    // from the thread's exit handler before its appends are refused.
+    try {
+      this.acknowledged.raise(this.fileHead.get()?.position ?? 0);
+    } catch {
+      // Reads fail on their own while the file cannot be read.
+    }
   }
 
   async readStream(streamId: string, options: ReadOptions = {}): Promise<StoredEvent[]> {

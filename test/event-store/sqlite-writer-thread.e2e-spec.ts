@@ -73,6 +73,14 @@ describe('SqliteEventStore with its writer thread', () => {
     expect(await store.append('steady', evs(1), 3)).toMatchObject({ nextRevision: 4 });
   });
 
+  it('a thread that dies while this thread cannot read the file: its appends are still refused as unknown, and nothing throws from its end', async () => {
+    await store.append('steady', evs(1), 'no_stream');
+    store.crashWriterAfterNextCommit();
+    // The event loop's connection, closed, stands for a file that cannot be read at that moment.
+    (store as unknown as { db: Database.Database }).db.close();
+    expect(await rejection(store.append('steady', withIds(2), 0))).toBeInstanceOf(StoreUnavailableError);
+  });
+
   it('reads the last known event answers (stream-heads.ts) agree with the file, after a head too large to keep too', async () => {
     await store.append('s', evs(2), 'no_stream');
     expect((await store.lastEvent('s'))!.revision).toBe(1);

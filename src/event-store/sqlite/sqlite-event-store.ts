@@ -34,8 +34,8 @@ export class EventStoreFileLockedError extends Error {
   }
 }
 
-/** How long the writer thread lets a trickle of appends gather before it commits them. */
-export const WRITER_WINDOW_MS = 1;
+/** How long a trickle of appends gathers before the writer thread commits it (0.5 rather than 1 ms: docs/benchmarks.md). */
+export const WRITER_WINDOW_MS = 0.5;
 
 export interface SqliteOpenOptions {
   synchronous?: 'FULL' | 'NORMAL';

@@ -85,12 +85,11 @@ async function main(): Promise<void> {
   console.log(line('POST /v1/executions', `${int(mean(rates.server))} req/s: ratio ${fixed(startRatio, 3)} (goal ≥ 0.25: ${verdict(startRatio >= 0.25)})`));
   // Where the start's cost sits: the same route refused after validation (nothing written, nothing
   // run), and a route that appends one event and runs nothing.
-  const floors: [string, string, unknown][] = [
-    ['  the same body, unknown conversation (404)', '/v1/executions', start('00000000-0000-7000-8000-000000000000')],
-    ['  POST /v1/conversations (one event)', '/v1/conversations', {}],
+  const floors: [string, string, unknown, number][] = [
+    ['  the same body, unknown conversation (404)', '/v1/executions', start('00000000-0000-7000-8000-000000000000'), 404],
+    ['  POST /v1/conversations (one event)', '/v1/conversations', {}, 201],
   ];
-  for (const [label, path, body] of floors) {
-    const expect = path === '/v1/conversations' ? 201 : 404;
+  for (const [label, path, body, expect] of floors) {
     const result = await postLoad(`${server.baseUrl}${path}`, body, { connections: CONNECTIONS, seconds: LOAD_SECONDS, expect });
     console.log(
       line(

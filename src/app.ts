@@ -6,6 +6,7 @@ import { AppModule } from './app.module';
 import { installAuthentication } from './auth/authentication.hook';
 import { Authenticator } from './auth/authenticator';
 import { Config } from './config/config';
+import { installCheapAsyncResourceBind } from './http/async-resource-bind';
 import { capConnections, connectionOptions } from './http/connection-limits';
 import { drainBounds, installBodyDrain } from './http/drain-request-body';
 import { installEdgeHeaders } from './http/edge-headers';
@@ -23,6 +24,7 @@ import { jsonOf } from './common/json-text';
 export async function createApp(config: Config): Promise<NestFastifyApplication> {
   // Before any logger is made: children keep the level they were made with.
   setLogLevel(config.logLevel);
+  installCheapAsyncResourceBind();
   const authenticator = new Authenticator(config.auth, { failuresPerMinute: config.authFailuresPerMinute });
   const limits = connectionOptions(config);
   const adapter = new FastifyAdapter({

@@ -1,9 +1,7 @@
 import type { LogLines } from '../../observability/request-context';
 import { EventStore, StoreUnavailableError } from '../../event-store/event-store';
-import { currentTrace, inSpan } from '../../observability/tracing';
-import { HistoryEntry, Provider, ProviderFailure, ProviderOutcome } from '../../providers/provider';
+import { HistoryEntry, Provider, ProviderFailure } from '../../providers/provider';
 import { hasEnded } from '../commands/end-execution';
-import { withStoreRetry } from '../commands/store-retry';
 import { ExecutionCommand } from '../domain/execution-decide';
 import { runDeadline } from '../domain/execution-deadlines';
 import { isTerminal } from '../domain/execution-state';
@@ -12,7 +10,8 @@ import { DeadlineTimers } from './deadline-timer';
 import { settlesWithin } from '../../common/settles-within';
 import { backpressured } from './output-backpressure';
 import { eventsOf, limitProblem } from './output-limits';
-import { providerRun } from './provider-callbacks';
+import { ProviderOutlet } from './provider-callbacks';
+import { ProviderCall } from './provider-call';
 import { StreamWriter } from './stream-writer';
 import { PendingAnswers } from './pending-answers';
 import { UsageMeter } from './usage-meter';
@@ -49,9 +48,8 @@ export class ExecutionSession {
   private readonly deadlines = new DeadlineTimers();
   /** What the provider has reported spending; every end records it. */
   private readonly meter: UsageMeter;
-  private cleanup: Promise<string | null> | null = null;
-  /** The execution's own trace (the session is made inside it), where its cleanup belongs whoever cancels. */
-  private readonly inOwnTrace = currentTrace();
+  /** Made here, inside the execution's own trace, where its cleanup belongs whoever cancels. */
+  private readonly provider: ProviderCall;
   private stopped = false;
   private halted = false;
   /** Events this run's stream holds or will hold once what was written is appended. */
@@ -61,12 +59,13 @@ export class ExecutionSession {
   constructor(
     store: EventStore,
     loaded: LoadedExecution,
-    private readonly provider: Provider,
+    provider: Provider,
     private readonly options: SessionOptions,
     private readonly logger: LogLines,
   ) {
     this.writer = new StreamWriter(store, loaded, options.storeRetryMs);
     this.meter = new UsageMeter(loaded.state);
+    this.provider = new ProviderCall(provider, () => this.writer.loaded.state, this.abort.signal, options);
     this.events = loaded.revision + 1;
     // A cancel or an outage stops the provider (so drive() returns) before the cleanup and the
     // recorded end: the session stays registered until those settle, so a cancel arriving
@@ -140,7 +139,7 @@ export class ExecutionSession {
         await this.writer.write({ type: 'expire', now: cause.now, usage: this.meter.usage }, { terminal: true }).catch(ignoreEnded);
         if (this.writer.loaded.state.error?.code !== 'ACTION_EXPIRED') return;
         this.stop('an action expired');
-        const providerCleanupError = await this.cleanupOnce();
+        const providerCleanupError = await this.provider.cleanupOnce();
         if (providerCleanupError) this.logger.warn(`execution ${this.id}: its cleanup after an action expired failed: ${providerCleanupError}`);
         return;
       }
@@ -150,7 +149,7 @@ export class ExecutionSession {
         const seconds = Math.round(this.options.storeRetryMs / 100) / 10;
         this.logger.error(`execution ${this.id}: the store refused it for ${seconds} s; stopping it: ${cause.error.message}`);
         this.stop('the event store is unavailable');
-        await this.cleanupOnce();
+        await this.provider.cleanupOnce();
         const error = { code: 'RUNTIME_INTERRUPTED', message: `the store could not serve this execution for ${seconds} s (${cause.error.message})` };
         return this.writer.write({ type: 'fail', error, usage: this.meter.usage }, { terminal: true }).catch((e) => {
           if (!hasEnded(e)) this.logger.warn(`execution ${this.id}: its end is left for the next start: ${(e as Error).message}`);
@@ -185,7 +184,7 @@ export class ExecutionSession {
     this.stop(reason);
     await this.writer.idleOrRefused();
     if (isTerminal(this.writer.loaded.state.status)) return;
-    const providerCleanupError = await this.cleanupOnce();
+    const providerCleanupError = await this.provider.cleanupOnce();
     if (providerCleanupError && cleanupFailedAfter)
       this.logger.warn(`execution ${this.id}: its cleanup after ${cleanupFailedAfter} failed: ${providerCleanupError}`);
     return this.writer.write(stoppedEnd(cause, this.meter.usage, providerCleanupError), { terminal: true }).catch(ignoreEnded);
@@ -200,17 +199,6 @@ export class ExecutionSession {
       if (hasEnded(error) || error instanceof ExecutionStoppedError) return;
       this.logger.error(`execution ${this.id}: could not record its end: ${(error as Error).message}`);
     }
-  }
-
-  /** The provider's cleanup, run at most once whoever ends the run; resolves with its error message. */
-  private cleanupOnce(): Promise<string | null> {
-    this.cleanup ??= this.inOwnTrace(() =>
-      inSpan('provider.cleanup', this.spanAttributes(), () => this.provider.cleanup({ executionId: this.id, config: this.writer.loaded.state.config })),
-    ).then(
-      () => null,
-      (error) => (error as Error)?.message || String(error),
-    );
-    return this.cleanup;
   }
 
   private stop(reason: string): void {
@@ -253,13 +241,13 @@ export class ExecutionSession {
     try {
       // An adopted queued run arrives started: its run.started picked it among the adopters.
       if (this.writer.loaded.state.status === 'queued') {
-        const model = this.provider.modelOf?.(this.writer.loaded.state.config) ?? undefined;
+        const model = this.provider.model();
         await this.output({ type: 'start', ...(model !== undefined && { model }) });
       }
       // A cancel accepted while run.started was in flight has already begun the cleanup: starting
       // the provider now would leave whatever it opens behind.
       if (this.stopped) return;
-      const outcome = await this.runProvider(this.lazyHistory());
+      const outcome = await this.provider.run(this.outlet(), () => this.stopped);
       await this.end({ kind: 'completed', outcome });
     } catch (error) {
       await this.providerEnded(error);
@@ -278,45 +266,19 @@ export class ExecutionSession {
     return this.end({ kind: 'failed', error: { code: 'PROVIDER_ERROR', message } });
   }
 
-  /**
-   * The history, read once when the provider asks for it. It comes from a read model: a file that
-   * briefly cannot be written waits like output does.
-   */
-  private lazyHistory(): () => Promise<HistoryEntry[]> {
-    let read: Promise<HistoryEntry[]> | null = null;
-    return () => (read ??= withStoreRetry(this.options.history, { retryMs: this.options.storeRetryMs, signal: this.abort.signal }));
-  }
-
-  /**
-   * The provider call, in a span whose children are the appends of its output. What it throws once
-   * the session stopped it (a cancel, a limit, an outage, whose own spans tell) is no failure of its.
-   */
-  private runProvider(history: () => Promise<HistoryEntry[]>): Promise<ProviderOutcome> {
-    const expected = () => (this.stopped ? 'STOPPED' : null);
-    return inSpan(
-      'provider.run',
-      this.spanAttributes(),
-      async (span) => {
-        const run = providerRun(this.writer.loaded.state, this.provider, history, this.abort.signal, {
-          stream: (command) => this.stream(command),
-          output: (command) => this.output(command),
-          answer: (actionId, expiresAt) => this.answer(actionId, expiresAt),
-          usage: (report) => this.spend(report),
-          fail: async (error) => {
-            await this.end({ kind: 'failed', error });
-            this.stop('execution failed');
-            throw new ExecutionStoppedError('execution failed');
-          },
-        });
-        const outcome = await this.provider.run(run);
-        if (outcome.usage) {
-          span.setAttribute('gen_ai.usage.input_tokens', outcome.usage.inputTokens);
-          span.setAttribute('gen_ai.usage.output_tokens', outcome.usage.outputTokens);
-        }
-        return outcome;
+  /** What the provider's callbacks turn into (provider-callbacks.ts). */
+  private outlet(): ProviderOutlet {
+    return {
+      stream: (command) => this.stream(command),
+      output: (command) => this.output(command),
+      answer: (actionId, expiresAt) => this.answer(actionId, expiresAt),
+      usage: (report) => this.spend(report),
+      fail: async (error) => {
+        await this.end({ kind: 'failed', error });
+        this.stop('execution failed');
+        throw new ExecutionStoppedError('execution failed');
       },
-      { expected },
-    );
+    };
   }
 
   /** Counts a usage report; past the budget the run ends BUDGET_EXCEEDED and the provider is told to stop. */
@@ -331,10 +293,6 @@ export class ExecutionSession {
   private answer(actionId: string, expiresAt: string | null): Promise<Record<string, unknown>> {
     if (expiresAt !== null) this.deadlines.at(expiresAt, (now) => this.endOnTimer({ kind: 'expired', actionId, now }));
     return this.answers.wait(actionId);
-  }
-
-  private spanAttributes() {
-    return { 'runledger.execution_id': this.id, 'runledger.provider': this.provider.manifest.id };
   }
 }
 

@@ -33,7 +33,11 @@ export class ApiError extends Error {
     readonly status: number = ERROR_STATUS[code],
     readonly headers: Record<string, string> = {},
   ) {
+    // An answer, not a fault: nothing prints its stack (the filter logs the stacks of unknown errors only).
+    const frames = Error.stackTraceLimit;
+    Error.stackTraceLimit = 0;
     super(message);
+    Error.stackTraceLimit = frames;
     this.name = 'ApiError';
   }
 }

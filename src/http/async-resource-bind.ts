@@ -28,16 +28,19 @@ let nodeBind: Bind;
 function cheapBind(this: AsyncResource, fn: Callable, thisArg?: unknown): Callable {
   // Node's own error (ERR_INVALID_ARG_TYPE) for anything that is not a function.
   if (typeof fn !== 'function') return nodeBind.call(this, fn, thisArg);
-  const run = this.runInAsyncScope.bind(this) as (fn: Callable, thisArg: unknown, ...args: unknown[]) => unknown;
-  const bound =
-    thisArg === undefined
-      ? function (this: unknown, ...args: unknown[]) {
-          return run(fn, this, ...args);
-        }
-      : (...args: unknown[]) => run(fn, thisArg, ...args);
+  const bound = inScope(this, fn, thisArg);
   Object.defineProperties(bound, {
     length: { configurable: true, enumerable: false, value: fn.length, writable: false },
     asyncResource: { configurable: true, enumerable: true, value: this, writable: true },
   });
   return bound;
+}
+
+/** `fn` run in `resource`'s scope, with the caller's `this` or else `thisArg`, as Node's bound functions do. */
+function inScope(resource: AsyncResource, fn: Callable, thisArg: unknown): Callable {
+  return thisArg === undefined
+    ? function (this: unknown, ...args: unknown[]) {
+        return resource.runInAsyncScope(fn, this, ...args);
+      }
+    : (...args: unknown[]) => resource.runInAsyncScope(fn, thisArg, ...args);
 }

@@ -1,5 +1,6 @@
-import { validate, version } from 'uuid';
-import { newId } from './ids';
+import { randomBytes } from 'node:crypto';
+import { v7, validate, version } from 'uuid';
+import { newId, v7Text } from './ids';
 
 describe('newId', () => {
   it('gives valid, unique UUIDv7s that strictly increase, across refills of its random pool', () => {
@@ -19,5 +20,16 @@ describe('newId', () => {
     const ms = parseInt(newId().replace(/-/g, '').slice(0, 12), 16);
     expect(ms).toBeGreaterThanOrEqual(before);
     expect(ms).toBeLessThanOrEqual(Date.now() + 1);
+  });
+});
+
+describe('v7Text', () => {
+  it("writes exactly what uuid's v7 writes for the same millisecond, sequence and random bytes", () => {
+    for (let i = 0; i < 2_000; i++) {
+      const random = randomBytes(16);
+      const msecs = Math.floor(Math.random() * 2 ** 48);
+      const sequence = randomBytes(4).readUInt32BE(0);
+      expect(v7Text(msecs, sequence, random)).toBe(v7({ random, msecs, seq: sequence }));
+    }
   });
 });

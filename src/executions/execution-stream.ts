@@ -3,7 +3,7 @@ import { INSTANCE_ID } from '../common/instance-id';
 import { EventMetadata, EventStore, NewEvent, StoredEvent } from '../event-store/event-store';
 import { jsonText } from '../common/json-text';
 import { dataJsonOf } from '../event-store/stored-row';
-import { ExecutionEvent, RecordedExecutionEvent } from './domain/execution-events';
+import { ExecutionEvent, RecordedExecutionEvent, STREAMED_EVENT_TYPES } from './domain/execution-events';
 import { ExecutionState, evolve } from './domain/execution-state';
 
 import { EXECUTION_SCHEMA_VERSION } from '../event-store/upcasters';
@@ -90,8 +90,11 @@ export type TimedEvent = { event: ExecutionEvent; at: string };
  */
 export function foldAppended(loaded: LoadedExecution, events: TimedEvent[]): LoadedExecution {
   let { state, revision } = loaded;
-  for (const { event, at } of events) {
+  for (let k = 0; k < events.length; k++) {
+    const { event, at } = events[k];
     revision += 1;
+    // Of a run of streamed events only the last is folded: each would copy the whole state (~0.4 µs) to change its sequence.
+    if (k + 1 < events.length && STREAMED_EVENT_TYPES.has(event.type) && STREAMED_EVENT_TYPES.has(events[k + 1].event.type)) continue;
     state = evolve(state, { type: event.type, data: event.data, sequence: revision + 1, occurredAt: at } as RecordedExecutionEvent, state.id);
   }
   return { state, tenantId: loaded.tenantId, owner: loaded.owner, revision };

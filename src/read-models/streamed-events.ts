@@ -1,11 +1,12 @@
 import type { AllSubscriptionItem, StoredEvent } from '../event-store/event-store';
+import { STREAMED_EVENT_TYPES } from '../executions/domain/execution-events';
 
 /**
  * Event types that change the read models only through their stream's last sequence (the
  * executions projection's progress; every other projection passes them by), so of a run of them
  * only the last one counts.
  */
-export const STREAMED_TYPES: ReadonlySet<string> = new Set(['output.text.delta', 'provider.event']);
+export const STREAMED_TYPES: ReadonlySet<string> = STREAMED_EVENT_TYPES;
 
 /** `items` without each streamed event that a later event of its own stream follows; the same array when none is. */
 function withoutSuperseded<T>(items: readonly T[], eventOf: (item: T) => StoredEvent | null): T[] {

@@ -1,6 +1,7 @@
 import { nowIso } from '../../common/clock';
 import { EventStore, NewEvent, StoreUnavailableError, WrongExpectedRevisionError } from '../../event-store/event-store';
 import { ExecutionCommand, decide } from '../domain/execution-decide';
+import { STREAMED_EVENT_TYPES } from '../domain/execution-events';
 import { LoadedExecution, TimedEvent, executionStream, foldAppended, foldStored, toNewEvents } from '../execution-stream';
 import { backoff, retryDelay } from '../../common/backoff';
 import { StoreRetry } from './store-retry';
@@ -86,13 +87,21 @@ function decideAll(loaded: LoadedExecution, timed: TimedCommand[]): Decided {
   const news: NewEvent[] = [];
   const { id } = loaded.state;
   let after = loaded;
-  // Each command is decided against the state its predecessors in the batch produced.
+  /** Streamed events decided but not folded yet: `after.state` lacks only their sequence. */
+  let unfolded = 0;
+  // Each command is decided against the state its predecessors in the batch produced. Streamed
+  // events change nothing of it but its sequence, which deciding never reads, so a run of them is
+  // folded at once, with what ends it (foldAppended folds only the run's last one).
   for (const { command, at } of timed) {
     const decided = decide(command, after.state);
-    const timedEvents = decided.map((event) => ({ event, at }));
-    after = foldAppended(after, timedEvents);
-    for (const event of timedEvents) events.push(event);
+    for (const event of decided) events.push({ event, at });
+    unfolded += decided.length;
+    if (!decided.every((event) => STREAMED_EVENT_TYPES.has(event.type))) {
+      after = foldAppended(after, events.slice(events.length - unfolded));
+      unfolded = 0;
+    }
     for (const event of toNewEvents(id, decided, { tenantId: loaded.tenantId, occurredAt: at })) news.push(event);
   }
+  if (unfolded > 0) after = foldAppended(after, events.slice(events.length - unfolded));
   return { events, news, after };
 }

@@ -112,3 +112,31 @@ describe('execution state', () => {
     });
   });
 });
+
+describe('execution decider and the last sequence', () => {
+  // The runner decides a batch's commands without folding each streamed event first (decide-and-append.ts).
+  it('decides the same whatever the state says its last sequence is', () => {
+    const commands: ExecutionCommand[] = [
+      { type: 'start' },
+      { type: 'emit', output: [{ type: 'output.text.delta', data: { delta: 'x' } }] },
+      { type: 'complete', text: 'done', usage: null },
+      { type: 'fail', error: { code: 'PROVIDER_ERROR', message: 'no' } },
+      { type: 'cancel', reason: null, providerCleanupError: null },
+      { type: 'expire', now: '2026-09-02T11:00:00.000Z' },
+      { type: 'respond', actionId: 'a-1', response: { decision: 'approve' } },
+    ];
+    const outcome = (command: ExecutionCommand, state: ExecutionState) => {
+      try {
+        return decide(command, state);
+      } catch (error) {
+        return (error as DomainError).kind;
+      }
+    };
+    for (const events of [[queued], [queued, started], [queued, started, actionRequired('a-1')], [queued, started, completed]]) {
+      const { state } = given(...events);
+      for (const command of commands) {
+        expect(outcome(command, { ...state, lastSequence: state.lastSequence + 7 })).toEqual(outcome(command, state));
+      }
+    }
+  });
+});

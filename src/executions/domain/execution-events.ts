@@ -95,5 +95,12 @@ export const TERMINAL_STATUSES: ReadonlySet<string> = new Set(Object.values(TERM
 
 export const isTerminalEvent = (type: string): type is TerminalEventType => TERMINAL_EVENT_TYPES.has(type);
 
+/**
+ * Events that change an execution's state by their sequence alone (`evolve` reads nothing else of
+ * them), so of a run of them only the last one counts: the read models thin them, and the runner
+ * folds a run of them at once.
+ */
+export const STREAMED_EVENT_TYPES: ReadonlySet<string> = new Set(['output.text.delta', 'provider.event']);
+
 /** An event as folded: its data plus where and when it landed in the stream. */
 export type RecordedExecutionEvent = ExecutionEvent & { sequence: number; occurredAt: string };

@@ -1,13 +1,6 @@
 import type { AllSubscriptionItem, StoredEvent } from '../event-store/event-store';
 import { STREAMED_EVENT_TYPES } from '../executions/domain/execution-events';
 
-/**
- * Event types that change the read models only through their stream's last sequence (the
- * executions projection's progress; every other projection passes them by), so of a run of them
- * only the last one counts.
- */
-export const STREAMED_TYPES: ReadonlySet<string> = STREAMED_EVENT_TYPES;
-
 /** `items` without each streamed event that a later event of its own stream follows; the same array when none is. */
 function withoutSuperseded<T>(items: readonly T[], eventOf: (item: T) => StoredEvent | null): T[] {
   const later = new Set<string>();
@@ -15,7 +8,7 @@ function withoutSuperseded<T>(items: readonly T[], eventOf: (item: T) => StoredE
   for (let i = items.length - 1; i >= 0; i--) {
     const event = eventOf(items[i]);
     if (event && later.has(event.streamId)) {
-      if (!STREAMED_TYPES.has(event.type)) kept.push(items[i]);
+      if (!STREAMED_EVENT_TYPES.has(event.type)) kept.push(items[i]);
     } else {
       if (event) later.add(event.streamId);
       kept.push(items[i]);

@@ -4,7 +4,7 @@ import { ActionState, evolveActions } from '../../executions/domain/execution-st
 import { toRecorded } from '../../executions/execution-stream';
 import { groupByExecution } from '../execution-groups';
 import { Projection } from '../projection';
-import { STREAMED_TYPES } from '../streamed-events';
+import { STREAMED_EVENT_TYPES } from '../../executions/domain/execution-events';
 
 interface ActionRow {
   id: string;
@@ -70,7 +70,7 @@ export const actionsProjection: Projection = {
     return (events: StoredEvent[]) => {
       for (const [executionId, ofExecutionEvents] of groupByExecution(events)) {
         // Streamed output leaves the actions as they are: no read of them for a batch of it.
-        if (ofExecutionEvents.every((event) => STREAMED_TYPES.has(event.type))) continue;
+        if (ofExecutionEvents.every((event) => STREAMED_EVENT_TYPES.has(event.type))) continue;
         const rows = ofExecution.all(executionId);
         const stored = new Map(rows.map((row) => [row.id, toState(row)]));
         const sequences = new Map(rows.map((row) => [row.id, row.sequence]));

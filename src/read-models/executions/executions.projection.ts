@@ -5,7 +5,7 @@ import { ExecutionState, evolve } from '../../executions/domain/execution-state'
 import { ownerAfter, toRecorded } from '../../executions/execution-stream';
 import { groupByExecution } from '../execution-groups';
 import { Projection } from '../projection';
-import { STREAMED_TYPES } from '../streamed-events';
+import { STREAMED_EVENT_TYPES } from '../../executions/domain/execution-events';
 import { withoutQueuedPart } from './queued-part';
 
 export const EXECUTIONS_DDL = `
@@ -60,8 +60,8 @@ interface Row {
 /**
  * Every execution as the domain's own fold (`evolve`) of its events, so the read model and the
  * decider can never disagree: run.queued's part in `execution_requests`, the rest in one row with
- * what search and history need as columns, its last sequence in `execution_progress`. Deltas are projected too, as one narrow update of that
- * sequence per execution per batch. The text streamed so far is not kept: no query reads it (the
+ * what search and history need as columns, its last sequence in `execution_progress`. Deltas are
+ * projected too, as one narrow update of that sequence per execution per batch. The text streamed so far is not kept: no query reads it (the
  * final text comes from `output.text.done`, and a read by id folds the stream's tail onto the row).
  */
 export const executionsProjection: Projection = {
@@ -108,7 +108,7 @@ export const executionsProjection: Projection = {
       for (const [id, ofExecution] of groupByExecution(events)) {
         // Streamed output changes nothing of the state but its last sequence. Without a row yet
         // (no run.queued seen) there is nothing to move, as the fold below would also find.
-        if (ofExecution.every((e) => STREAMED_TYPES.has(e.type))) {
+        if (ofExecution.every((e) => STREAMED_EVENT_TYPES.has(e.type))) {
           streamed.run({ sequence: ofExecution[ofExecution.length - 1].revision + 1, id });
           continue;
         }

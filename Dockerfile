@@ -31,4 +31,5 @@ VOLUME /data
 USER node
 EXPOSE 3000
 # node itself is PID 1 and handles SIGTERM (src/main.ts), so `docker stop` shuts down cleanly.
-CMD ["node", "dist/main.js"]
+# The flags are npm start's (docs/operations.md, "Node's flags").
+CMD ["node", "--single-threaded-gc", "dist/main.js"]

@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { startNodeFlags } from '../../test/support/start-command';
 import { onExit } from './cleanup';
 import { HttpClient } from './http-client';
 
@@ -74,7 +75,10 @@ export class ServerProcess {
     if (!existsSync(MAIN)) throw new Error(`${MAIN} not found: run "npm run build" first`);
     const dir = mkdtempSync(join(tmpdir(), 'runledger-bench-'));
     const port = await freePort();
-    const nodeArgs: string[] = [];
+    // npm start's flags, so the figures are the deployed server's; BENCH_SERVER_START_FLAGS
+    // replaces them for an A/B run ("" for none).
+    const startFlags = process.env.BENCH_SERVER_START_FLAGS;
+    const nodeArgs: string[] = startFlags === undefined ? startNodeFlags() : startFlags.split(' ').filter(Boolean);
     if (options.cpuProfileDir) {
       mkdirSync(options.cpuProfileDir, { recursive: true });
       nodeArgs.push('--cpu-prof', `--cpu-prof-dir=${options.cpuProfileDir}`);

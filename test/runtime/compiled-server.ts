@@ -1,6 +1,7 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { startNodeFlags } from '../support/start-command';
 
 /** The compiled server (`npm test` builds dist/ first), started the way a deployment starts it. */
 export const ROOT = join(__dirname, '..', '..');
@@ -29,12 +30,12 @@ export function killLeftovers(): void {
 }
 
 /**
- * Spawns `command` (node dist/main.js by default) on PORT=0 and waits for the line that says
+ * Spawns `command` (node dist/main.js with npm start's flags by default) on PORT=0 and waits for the line that says
  * where it serves.
  */
 export async function launch(
   env: Record<string, string>,
-  command: { file: string; args: string[] } = { file: process.execPath, args: [MAIN] },
+  command: { file: string; args: string[] } = { file: process.execPath, args: [...startNodeFlags(), MAIN] },
 ): Promise<ServerProcess> {
   const child = spawn(command.file, command.args, {
     cwd: ROOT,

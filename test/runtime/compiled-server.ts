@@ -30,8 +30,8 @@ export function killLeftovers(): void {
 }
 
 /**
- * Spawns `command` (node dist/main.js with npm start's flags by default) on PORT=0 and waits for the line that says
- * where it serves.
+ * Spawns `command` (by default node with npm start's flags and dist/main.js) on PORT=0 and waits
+ * for the line that says where it serves.
  */
 export async function launch(
   env: Record<string, string>,

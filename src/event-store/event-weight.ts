@@ -63,6 +63,21 @@ export class BoundedRun {
     return lastCut;
   }
 
+  /**
+   * Drops the events at or before `position` from the front, but never the newest `keep`; answers
+   * the last event dropped, if any.
+   */
+  dropThrough(position: number, keep: number): StoredEvent | undefined {
+    const limit = this.list.length - keep;
+    let count = 0;
+    while (count < limit && this.list[count].position <= position) count++;
+    if (count === 0) return undefined;
+    const last = this.list[count - 1];
+    this.weight -= weightOf(this.list, 0, count);
+    this.list.splice(0, count);
+    return last;
+  }
+
   clear(): void {
     this.list = [];
     this.weight = 0;

@@ -1,12 +1,12 @@
 import { Pool } from 'pg';
 import { AllFilter } from '../../src/event-store/event-store';
-import { PgAllTail } from '../../src/event-store/postgres/all-tail';
+import { PgAllTail, TailMember } from '../../src/event-store/postgres/all-tail';
 import { migrate } from '../../src/event-store/postgres/schema';
 import { ALL_STREAMS, WakeHub } from '../../src/event-store/wake-hub';
 import { PostgresEventStore } from '../../src/event-store/postgres/postgres-event-store';
 import * as pgReads from '../../src/event-store/postgres/reads';
 import { createDatabase } from '../support/postgres-cluster';
-import { currentPosition, defaultMetadata, ev, streamId } from './contract/helpers';
+import { currentPosition, defaultMetadata, ev, evs, sleep, streamId } from './contract/helpers';
 import { ItemReader, readItems } from './contract/items';
 
 const adminUrl = process.env.RUNLEDGER_PG_URL;
@@ -88,23 +88,60 @@ const COMMITS = 40;
     const tail = new PgAllTail(pool, (await migrate(pool)).xidBase, hub, 100_000);
     try {
       const start = await currentPosition(heavyStore);
-      const leave = tail.join(start);
+      const member = tail.join(start);
       const positions: number[] = [];
       for (let i = 0; i < 12; i++) {
         positions.push((await heavyStore.append(streamId('heavy'), [ev('test.heavy', { pad: 'x'.repeat(9_700) })], 'any')).position);
         hub.wake([ALL_STREAMS]);
-        for (let k = 0; k < 200 && (tail.after(positions[i] - 1)?.head ?? 0) < positions[i]; k++) await new Promise((r) => setTimeout(r, 10));
+        for (let k = 0; k < 200 && (member.after(positions[i] - 1)?.head ?? 0) < positions[i]; k++) await new Promise((r) => setTimeout(r, 10));
       }
       const last = positions[11];
-      expect(tail.after(last - 1)?.events.map((e) => e.position)).toEqual([last]);
+      expect(member.after(last - 1)?.events.map((e) => e.position)).toEqual([last]);
       // What is kept weighs no more than half the budget once cut: the first events are gone.
-      expect(tail.after(start)).toBeNull();
-      const kept = tail.after(positions[5])?.events.map((e) => e.position);
+      expect(member.after(start)).toBeNull();
+      const kept = member.after(positions[5])?.events.map((e) => e.position);
       expect(kept).toEqual(positions.slice(6));
-      leave();
+      member.leave();
     } finally {
       await pool.end();
       await heavyStore.close();
+    }
+  });
+
+  it('lets go of what every subscription has read but the newest 256 events, so that $all dies young', async () => {
+    const url = await createDatabase(adminUrl!, 'tailread');
+    const writer = await PostgresEventStore.connect(url, { writer: 'inline' });
+    const pool = new Pool({ connectionString: url, max: 2 });
+    const hub = new WakeHub();
+    const tail = new PgAllTail(pool, (await migrate(pool)).xidBase, hub);
+    const headReaches = async (member: TailMember, position: number) => {
+      hub.wake([ALL_STREAMS]);
+      for (let k = 0; k < 200 && (member.after(position - 1)?.head ?? 0) < position; k++) await sleep(10);
+    };
+    try {
+      const start = await currentPosition(writer);
+      const [reader, laggard] = [tail.join(start), tail.join(start)];
+      const first = await writer.append(streamId('many'), evs(400), 'any');
+      const positions = Array.from({ length: 400 }, (_, i) => first.position - 399 + i);
+      await headReaches(reader, first.position);
+      // One subscription has read everything, the other nothing: all 400 stay for the laggard.
+      reader.after(first.position);
+      const next = await writer.append(streamId('many'), [ev('test.next')], 'any');
+      await headReaches(reader, next.position);
+      expect(laggard.after(start)?.events).toHaveLength(401);
+      // Both have read everything: the newest 256 stay, the rest go.
+      reader.after(next.position);
+      laggard.after(next.position);
+      const last = await writer.append(streamId('many'), [ev('test.last')], 'any');
+      await headReaches(reader, last.position);
+      const newest = [...positions, next.position, last.position].slice(-256);
+      expect(laggard.after(newest[0] - 1)?.events.map((e) => e.position)).toEqual(newest);
+      expect(laggard.after(start)).toBeNull();
+      reader.leave();
+      laggard.leave();
+    } finally {
+      await pool.end();
+      await writer.close();
     }
   });
 });

@@ -9,6 +9,12 @@ import { BoundedRun, MAX_RECENT_WEIGHT } from '../event-weight';
 export const TAIL = Symbol('all-tail');
 /** Events kept (and at most MAX_RECENT_WEIGHT of them); a subscription further behind reads for itself. */
 const CAPACITY = 8_192;
+/**
+ * Events kept once every subscription has read them, for one about to join. Keeping every event
+ * up to CAPACITY made each of them survive two scavenges (V8's young generation) and be promoted:
+ * on three instances, 8–60 ms pauses (docs/benchmarks.md).
+ */
+const READ_KEPT = 256;
 /** The tail re-reads this often with nothing to wake it, in case a wake-up was lost. */
 const IDLE_POLL_MS = 5_000;
 /** Re-reads while an older transaction holds events back, from the first to the last interval. */
@@ -26,13 +32,28 @@ const MAX_RETRY_MS = 5_000;
  * It holds the newest events as one run of positions `(from, head]` that misses none: each read
  * starts at `head` and ends at the frontier's stable head (or at its last event when the read was
  * full), which is exactly what one subscription's own read guaranteed. It runs while some
- * subscription has joined, and forgets everything when the last one leaves.
+ * subscription has joined, and forgets everything when the last one leaves. What every joined
+ * subscription has read is let go but for the newest READ_KEPT events, so the events of $all die
+ * young unless a subscription lags.
  */
+
+/** A subscription served by the tail. */
+export interface TailMember {
+  /**
+   * Every event after `cursor` up to the head, and the head, when the run covers `cursor`; null
+   * when it starts after it (the subscription reads for itself until it catches up). Asking says
+   * that everything up to `cursor` has been read.
+   */
+  after(cursor: number): { events: StoredEvent[]; head: number } | null;
+  leave(): void;
+}
 export class PgAllTail {
   private readonly kept: BoundedRun;
   private from = 0;
   private head = 0;
   private users = 0;
+  /** What each joined subscription has read through (its last cursor asked about). */
+  private readonly readThrough = new Map<TailMember, number>();
   private loop: AbortController | undefined;
   /** Bumped when the tail gives up, so that the leaves of those it served count no more. */
   private generation = 0;
@@ -48,9 +69,9 @@ export class PgAllTail {
 
   /**
    * A subscription has read, by itself, everything up to `position` (a short read's checkpoint)
-   * and waits on TAIL from now on. Answers its leave.
+   * and waits on TAIL from now on.
    */
-  join(position: number): () => void {
+  join(position: number): TailMember {
     this.users++;
     if (!this.loop) {
       this.kept.clear();
@@ -60,18 +81,23 @@ export class PgAllTail {
     }
     const generation = this.generation;
     let left = false;
-    return () => {
-      if (left || generation !== this.generation) return;
-      left = true;
-      if (--this.users === 0) this.stop();
+    const member: TailMember = {
+      after: (cursor) => {
+        if (generation === this.generation && !left) this.readThrough.set(member, cursor);
+        return this.after(cursor);
+      },
+      leave: () => {
+        if (left || generation !== this.generation) return;
+        left = true;
+        this.readThrough.delete(member);
+        if (--this.users === 0) this.stop();
+      },
     };
+    this.readThrough.set(member, position);
+    return member;
   }
 
-  /**
-   * Every event after `cursor` up to the head, and the head, when the run covers `cursor`; null
-   * when it starts after it (the subscription reads for itself until it catches up).
-   */
-  after(cursor: number): { events: StoredEvent[]; head: number } | null {
+  private after(cursor: number): { events: StoredEvent[]; head: number } | null {
     if (!this.loop || cursor < this.from) return null;
     if (cursor >= this.head) return { events: [], head: this.head };
     // Positions have holes (position.ts): find the first one after the cursor.
@@ -127,6 +153,10 @@ export class PgAllTail {
     const cut = this.kept.push(events);
     if (cut) this.from = cut.position;
     this.head = head;
+    let read = Infinity;
+    for (const through of this.readThrough.values()) read = Math.min(read, through);
+    const dropped = this.kept.dropThrough(read, READ_KEPT);
+    if (dropped) this.from = dropped.position;
   }
 
   /** Serves nobody from here on: every subscription falls back to its own reads (and joins again). */
@@ -140,6 +170,7 @@ export class PgAllTail {
     this.loop?.abort();
     this.loop = undefined;
     this.kept.clear();
+    this.readThrough.clear();
     this.generation++;
   }
 }

@@ -4,7 +4,7 @@ import { isUnavailable } from './postgres-errors';
 import { READ_CHUNK, readAllChunk, readStreamAfter } from './reads';
 import { matchesFilter } from '../recent-log';
 import { WakeHub, sleep, wakeOrTimeout } from '../wake-hub';
-import { PgAllTail, TAIL } from './all-tail';
+import { PgAllTail, TAIL, TailMember } from './all-tail';
 
 /** A subscription with nothing to read re-reads this often anyway, in case a wake-up was lost. */
 const IDLE_POLL_MS = 5_000;
@@ -83,13 +83,13 @@ export async function* followAll(
   stop: AbortSignal,
 ): AsyncGenerator<AllSubscriptionItem> {
   let cursor = after ?? 0;
-  let leave: (() => void) | undefined;
+  let member: TailMember | undefined;
   try {
     while (!stop.aborted) {
-      if (leave) {
+      if (member) {
         const wait = ctx.hub.wait(TAIL, stop);
         try {
-          const served = ctx.tail.after(cursor);
+          const served = member.after(cursor);
           if (served) {
             for (const event of served.events) {
               if (filter && !matchesFilter(filter, event)) continue;
@@ -107,8 +107,8 @@ export async function* followAll(
         } finally {
           wait.cancel();
         }
-        leave();
-        leave = undefined;
+        member.leave();
+        member = undefined;
       }
       const chunk = await retrying(stop, () => readAllChunk(ctx.pool, ctx.xidBase, cursor, READ_CHUNK, filter));
       if (!chunk) continue;
@@ -122,9 +122,9 @@ export async function* followAll(
         cursor = chunk.stableHead;
         yield { kind: 'checkpoint', position: cursor };
       }
-      leave = ctx.tail.join(cursor);
+      member = ctx.tail.join(cursor);
     }
   } finally {
-    leave?.();
+    member?.leave();
   }
 }

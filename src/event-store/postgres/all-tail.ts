@@ -22,6 +22,17 @@ const HELD_POLL_MS = [1, 64] as const;
 const FIRST_RETRY_MS = 100;
 const MAX_RETRY_MS = 5_000;
 
+/** A subscription served by the tail. */
+export interface TailMember {
+  /**
+   * Every event after `cursor` up to the head, and the head, when the run covers `cursor`; null
+   * when it starts after it (the subscription reads for itself until it catches up). Asking says
+   * that everything up to `cursor` has been read.
+   */
+  after(cursor: number): { events: StoredEvent[]; head: number } | null;
+  leave(): void;
+}
+
 /**
  * One reader of $all for every caught-up subscription of this process (the projector, the
  * owner's follower, queued starts, webhooks, audit feeds): it reads each wake-up's new events
@@ -36,17 +47,6 @@ const MAX_RETRY_MS = 5_000;
  * subscription has read is let go but for the newest READ_KEPT events, so the events of $all die
  * young unless a subscription lags.
  */
-
-/** A subscription served by the tail. */
-export interface TailMember {
-  /**
-   * Every event after `cursor` up to the head, and the head, when the run covers `cursor`; null
-   * when it starts after it (the subscription reads for itself until it catches up). Asking says
-   * that everything up to `cursor` has been read.
-   */
-  after(cursor: number): { events: StoredEvent[]; head: number } | null;
-  leave(): void;
-}
 export class PgAllTail {
   private readonly kept: BoundedRun;
   private from = 0;

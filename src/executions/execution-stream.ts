@@ -93,7 +93,8 @@ export function foldAppended(loaded: LoadedExecution, events: TimedEvent[]): Loa
   for (let k = 0; k < events.length; k++) {
     const { event, at } = events[k];
     revision += 1;
-    // Of a run of streamed events only the last is folded: each would copy the whole state (~0.4 µs) to change its sequence.
+    // Of a run of streamed events only the last is folded: each would copy the whole state
+    // (~0.4 µs) to change its sequence.
     if (k + 1 < events.length && STREAMED_EVENT_TYPES.has(event.type) && STREAMED_EVENT_TYPES.has(events[k + 1].event.type)) continue;
     state = evolve(state, { type: event.type, data: event.data, sequence: revision + 1, occurredAt: at } as RecordedExecutionEvent, state.id);
   }

@@ -13,6 +13,12 @@ const adminUrl = process.env.RUNLEDGER_PG_URL;
 const skipReason = process.env.RUNLEDGER_PG_SKIP_REASON ?? 'test/global-setup.ts did not run';
 const COMMITS = 40;
 
+/** Wakes the tail and waits (up to 2 s) until its head reaches `position`, as `member` sees it. */
+async function headReaches(hub: WakeHub, member: TailMember, position: number): Promise<void> {
+  hub.wake([ALL_STREAMS]);
+  for (let k = 0; k < 200 && (member.after(position - 1)?.head ?? 0) < position; k++) await sleep(10);
+}
+
 /**
  * The caught-up $all subscriptions of one process share one reader (all-tail.ts): each commit
  * costs one read of $all, not one per subscription, and each subscription still gets exactly the
@@ -92,8 +98,7 @@ const COMMITS = 40;
       const positions: number[] = [];
       for (let i = 0; i < 12; i++) {
         positions.push((await heavyStore.append(streamId('heavy'), [ev('test.heavy', { pad: 'x'.repeat(9_700) })], 'any')).position);
-        hub.wake([ALL_STREAMS]);
-        for (let k = 0; k < 200 && (member.after(positions[i] - 1)?.head ?? 0) < positions[i]; k++) await new Promise((r) => setTimeout(r, 10));
+        await headReaches(hub, member, positions[i]);
       }
       const last = positions[11];
       expect(member.after(last - 1)?.events.map((e) => e.position)).toEqual([last]);
@@ -114,26 +119,22 @@ const COMMITS = 40;
     const pool = new Pool({ connectionString: url, max: 2 });
     const hub = new WakeHub();
     const tail = new PgAllTail(pool, (await migrate(pool)).xidBase, hub);
-    const headReaches = async (member: TailMember, position: number) => {
-      hub.wake([ALL_STREAMS]);
-      for (let k = 0; k < 200 && (member.after(position - 1)?.head ?? 0) < position; k++) await sleep(10);
-    };
     try {
       const start = await currentPosition(writer);
       const [reader, laggard] = [tail.join(start), tail.join(start)];
       const first = await writer.append(streamId('many'), evs(400), 'any');
       const positions = Array.from({ length: 400 }, (_, i) => first.position - 399 + i);
-      await headReaches(reader, first.position);
+      await headReaches(hub, reader, first.position);
       // One subscription has read everything, the other nothing: all 400 stay for the laggard.
       reader.after(first.position);
       const next = await writer.append(streamId('many'), [ev('test.next')], 'any');
-      await headReaches(reader, next.position);
+      await headReaches(hub, reader, next.position);
       expect(laggard.after(start)?.events).toHaveLength(401);
       // Both have read everything: the newest 256 stay, the rest go.
       reader.after(next.position);
       laggard.after(next.position);
       const last = await writer.append(streamId('many'), [ev('test.last')], 'any');
-      await headReaches(reader, last.position);
+      await headReaches(hub, reader, last.position);
       const newest = [...positions, next.position, last.position].slice(-256);
       expect(laggard.after(newest[0] - 1)?.events.map((e) => e.position)).toEqual(newest);
       expect(laggard.after(start)).toBeNull();

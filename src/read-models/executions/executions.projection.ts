@@ -61,8 +61,9 @@ interface Row {
  * Every execution as the domain's own fold (`evolve`) of its events, so the read model and the
  * decider can never disagree: run.queued's part in `execution_requests`, the rest in one row with
  * what search and history need as columns, its last sequence in `execution_progress`. Deltas are
- * projected too, as one narrow update of that sequence per execution per batch. The text streamed so far is not kept: no query reads it (the
- * final text comes from `output.text.done`, and a read by id folds the stream's tail onto the row).
+ * projected too, as one narrow update of that sequence per execution per batch. The text streamed
+ * so far is not kept: no query reads it (the final text comes from `output.text.done`, and a read
+ * by id folds the stream's tail onto the row).
  */
 export const executionsProjection: Projection = {
   name: 'executions',

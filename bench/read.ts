@@ -20,7 +20,8 @@ import { summarizeAreas } from './lib/profile-areas';
 import { startBareFastify } from './lib/bare-fastify';
 import { fixed, int, line, percentile } from './lib/format';
 import { HttpClient } from './lib/http-client';
-import { postLoad } from './lib/load';
+import { mainThreadCpuSeconds, processCpuSeconds } from './lib/cpu';
+import { httpLoad } from './lib/load';
 import { rawStreamRate, replayRates } from './lib/replay-phases';
 import { ServerProcess } from './lib/server';
 import { alternate } from './lib/timing';
@@ -38,6 +39,17 @@ const GET_SAMPLES = QUICK ? 300 : 2000;
 
 const verdict = (ok: boolean) => (ok ? 'met' : 'NOT met');
 const ms = (sorted: number[]) => `p50 ${fixed(percentile(sorted, 50), 2)} ms, p99 ${fixed(percentile(sorted, 99), 2)} ms`;
+
+/** A load run with the server's CPU over it, per request: all its threads, and its event loop. */
+async function measuredLoad(pid: number, url: string, options: { body: unknown; expect: number }) {
+  const all = processCpuSeconds(pid);
+  const loop = mainThreadCpuSeconds(pid);
+  const result = await httpLoad(url, { connections: CONNECTIONS, seconds: LOAD_SECONDS, ...options });
+  const perRequest = (seconds: number) => (seconds * 1e6) / Math.max(1, result.requests);
+  return { result, cpu: { all: perRequest(processCpuSeconds(pid) - all), loop: perRequest(mainThreadCpuSeconds(pid) - loop) } };
+}
+
+const cpuText = (cpu: { all: number; loop: number }) => `server CPU ${int(cpu.all)} µs per request (event loop ${int(cpu.loop)})`;
 
 async function post(client: HttpClient, path: string, body: unknown): Promise<any> {
   const res = await client.json('POST', path, body);
@@ -69,32 +81,42 @@ async function main(): Promise<void> {
 
   console.log(`\n1. POST /v1/executions, ${CONNECTIONS} connections, ${LOAD_SECONDS} s per run, ABBA order`);
   const rates = { bare: [] as number[], server: [] as number[] };
+  const cpuUs = { bare: [] as number[], server: [] as number[] };
   let created = 0;
   for (const target of ['bare', 'server', 'server', 'bare'] as const) {
-    const url = `${target === 'bare' ? bare.baseUrl : server.baseUrl}/v1/executions`;
-    const result = await postLoad(url, start(big), { connections: CONNECTIONS, seconds: LOAD_SECONDS, expect: 201 });
+    const { baseUrl, pid } = target === 'bare' ? bare : server;
+    const { result, cpu } = await measuredLoad(pid, `${baseUrl}/v1/executions`, { body: start(big), expect: 201 });
     if (result.failures > 0) console.log(`  ${target}: ${result.failures} failed requests`);
     if (target === 'server') created += result.requests - result.failures;
     rates[target].push(result.perSecond);
-    console.log(`  ${target.padEnd(6)} ${int(result.perSecond)} req/s (latency p50 ${result.p50} ms, p99 ${result.p99} ms)`);
+    cpuUs[target].push(cpu.all);
+    console.log(`  ${target.padEnd(6)} ${int(result.perSecond)} req/s (latency p50 ${result.p50} ms, p99 ${result.p99} ms), ${cpuText(cpu)}`);
   }
   await bare.stop();
   const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
   const startRatio = mean(rates.server) / mean(rates.bare);
-  console.log(line('baseline: bare Fastify JSON POST', `${int(mean(rates.bare))} req/s`));
-  console.log(line('POST /v1/executions', `${int(mean(rates.server))} req/s: ratio ${fixed(startRatio, 3)} (goal ≥ 0.25: ${verdict(startRatio >= 0.25)})`));
-  // Where the start's cost sits: the same route refused after validation (nothing written, nothing
-  // run), and a route that appends one event and runs nothing.
+  console.log(line('baseline: bare Fastify JSON POST', `${int(mean(rates.bare))} req/s, server CPU ${int(mean(cpuUs.bare))} µs per request`));
+  console.log(
+    line(
+      'POST /v1/executions',
+      `${int(mean(rates.server))} req/s: ratio ${fixed(startRatio, 3)} (goal ≥ 0.25: ${verdict(startRatio >= 0.25)}), server CPU ${int(mean(cpuUs.server))} µs per request`,
+    ),
+  );
+  // Where the start's cost sits, from the framework up: a GET with no body and no store, the
+  // start's route refused by validation, the same refused once it finds no such conversation
+  // (nothing written, nothing run), and a route that appends one event and runs nothing.
   const floors: [string, string, unknown, number][] = [
-    ['  the same body, unknown conversation (404)', '/v1/executions', start('00000000-0000-7000-8000-000000000000'), 404],
+    ['  GET /health/live (no body, no store)', '/health/live', undefined, 200],
+    ['  the start refused by validation (400)', '/v1/executions', { provider: 'scripted' }, 400],
+    ['  the start, unknown conversation (404)', '/v1/executions', start('00000000-0000-7000-8000-000000000000'), 404],
     ['  POST /v1/conversations (one event)', '/v1/conversations', {}, 201],
   ];
   for (const [label, path, body, expect] of floors) {
-    const result = await postLoad(`${server.baseUrl}${path}`, body, { connections: CONNECTIONS, seconds: LOAD_SECONDS, expect });
+    const { result, cpu } = await measuredLoad(server.pid, `${server.baseUrl}${path}`, { body, expect });
     console.log(
       line(
         label,
-        `${int(result.perSecond)} req/s: ratio ${fixed(result.perSecond / mean(rates.bare), 3)}${result.failures ? ` (${result.failures} failed)` : ''}`,
+        `${int(result.perSecond)} req/s: ratio ${fixed(result.perSecond / mean(rates.bare), 3)}, ${cpuText(cpu)}${result.failures ? ` (${result.failures} failed)` : ''}`,
       ),
     );
   }

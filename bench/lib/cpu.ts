@@ -15,8 +15,13 @@ function clockTicks(): number {
 }
 
 /** CPU seconds (user + system) a process has used so far, read from /proc/<pid>/stat. */
-export function processCpuSeconds(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+export const processCpuSeconds = (pid: number): number => statCpuSeconds(`/proc/${pid}/stat`);
+
+/** The same for the process's main thread alone (a Node server's event loop). */
+export const mainThreadCpuSeconds = (pid: number): number => statCpuSeconds(`/proc/${pid}/task/${pid}/stat`);
+
+function statCpuSeconds(path: string): number {
+  const stat = readFileSync(path, 'utf8');
   // The command name (field 2) may contain spaces; the fields after its closing ')' do not.
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   const utime = Number(fields[11]); // field 14

@@ -10,13 +10,17 @@ export interface LoadResult {
   p99: number;
 }
 
-/** autocannon: `connections` keep-alive clients sending the same JSON POST for `seconds`. */
-export async function postLoad(url: string, body: unknown, options: { connections: number; seconds: number; expect: number }): Promise<LoadResult> {
+/**
+ * autocannon: `connections` keep-alive clients sending the same request for `seconds`, with a JSON
+ * body when `body` is given (a POST) and none otherwise (a GET).
+ */
+export async function httpLoad(url: string, options: { connections: number; seconds: number; expect: number; body?: unknown }): Promise<LoadResult> {
+  const hasBody = options.body !== undefined;
   const result = await autocannon({
     url,
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(body),
+    method: hasBody ? 'POST' : 'GET',
+    headers: hasBody ? { 'content-type': 'application/json' } : {},
+    body: hasBody ? JSON.stringify(options.body) : undefined,
     connections: options.connections,
     duration: options.seconds,
   });

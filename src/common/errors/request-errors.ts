@@ -55,6 +55,7 @@ export class QuotaExceededError extends AppError {
 
 /** The service cannot take the request right now (shutting down, a dependency out of reach); retry. */
 export class ServiceUnavailableError extends AppError {
+  protected static override readonly keepsStack = true;
   readonly code = 'SERVICE_UNAVAILABLE';
   constructor(
     message: string,

@@ -12,6 +12,7 @@ import {
   SubscribeOptions,
   WrongExpectedRevisionError,
 } from './event-store';
+import { AppendsInFlight } from './appends-in-flight';
 import { mapped } from './mapped-iterable';
 import { upcast } from './upcasters';
 import type { Span } from '@opentelemetry/api';
@@ -32,6 +33,8 @@ export interface AppendObserver {
  */
 export class EventStoreGateway implements EventStore {
   private readonly observers: AppendObserver[] = [];
+  /** Every append made through here until it settles, after its observers were told (read-your-writes). */
+  readonly inFlight = new AppendsInFlight();
 
   constructor(private readonly store: EventStore) {}
 
@@ -62,6 +65,7 @@ export class EventStoreGateway implements EventStore {
 
   private async observed(streamId: string, events: NewEvent[], expected: ExpectedRevision, span: Span | null): Promise<AppendResult> {
     const started = performance.now();
+    const append = this.inFlight.begin();
     try {
       const result = await this.store.append(streamId, events, expected);
       const duration = performance.now() - started;
@@ -71,6 +75,8 @@ export class EventStoreGateway implements EventStore {
     } catch (error) {
       if (error instanceof StoreUnavailableError) for (const observer of this.observers) observer.refused(error);
       throw error;
+    } finally {
+      this.inFlight.settle(append);
     }
   }
 
@@ -124,3 +130,6 @@ export class EventStoreGateway implements EventStore {
     return this.store;
   }
 }
+
+/** The appends in flight through `store` when it is the observed gateway (the app's store always is). */
+export const inFlightOf = (store: EventStore): AppendsInFlight | null => (store instanceof EventStoreGateway ? store.inFlight : null);

@@ -2,7 +2,7 @@ import { BeforeApplicationShutdown, Global, Inject, Logger, Module, OnApplicatio
 import type Database from 'better-sqlite3';
 import { CONFIG, Config } from '../config/config';
 import { EVENT_STORE, EventStore } from '../event-store/event-store';
-import { EventStoreGateway } from '../event-store/event-store-gateway';
+import { EventStoreGateway, inFlightOf } from '../event-store/event-store-gateway';
 import { ActionsReadModel } from './actions/actions.read-model';
 import { ListActionsHandler } from './actions/list-actions.handler';
 import { ArtifactsReadModel } from './artifacts/artifacts.read-model';
@@ -63,7 +63,11 @@ const afterProjector = <T>(build: (db: Database.Database) => T) => ({
       inject: [EVENT_STORE, READ_MODEL_FILE],
       useFactory: (store: EventStore, file: ReadModelFile) => new Projector(store, file.writer),
     },
-    { provide: ReadConsistency, inject: [Projector, WriteWatermark], useFactory: (p: Projector, w: WriteWatermark) => new ReadConsistency(p, w) },
+    {
+      provide: ReadConsistency,
+      inject: [Projector, WriteWatermark, EVENT_STORE],
+      useFactory: (p: Projector, w: WriteWatermark, store: EventStore) => new ReadConsistency(p, w, inFlightOf(store)),
+    },
     // executions/
     { provide: ExecutionsReadModel, ...afterProjector((db) => new ExecutionsReadModel(db)) },
     ExecutionReader,

@@ -26,13 +26,14 @@ export function startReadModels(adapter: EventStore, dir: string, historyMaxTurn
   const { db } = readModels;
   const projector = new Projector(store, new ReadModelTransaction(db, PROJECTIONS));
   projector.start();
-  const consistency = new ReadConsistency(projector, watermark);
+  const consistency = new ReadConsistency(projector, watermark, store.inFlight);
   const executions = new ExecutionsReadModel(db);
   return {
     store,
     projector,
     executions,
     inFlight: new InFlightExecutions(projector, executions),
+    consistency,
     history: new ConversationHistory(consistency, executions, historyMaxTurns),
     async close() {
       await projector.stop();

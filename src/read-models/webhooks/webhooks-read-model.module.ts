@@ -2,7 +2,7 @@ import { Inject, Logger, Module, OnApplicationShutdown, OnModuleInit, BeforeAppl
 import type Database from 'better-sqlite3';
 import { CONFIG, Config } from '../../config/config';
 import { EVENT_STORE, EventStore } from '../../event-store/event-store';
-import { EventStoreGateway } from '../../event-store/event-store-gateway';
+import { EventStoreGateway, inFlightOf } from '../../event-store/event-store-gateway';
 import { WEBHOOK_STREAM_PREFIX } from '../../webhooks/domain/webhook-events';
 import { Projector } from '../projector';
 import { ReadConsistency } from '../read-consistency';
@@ -49,7 +49,7 @@ export const webhooksReadModelPath = (readModelPath: string) => `${readModelPath
       useFactory: (projector: Projector, store: EventStore) => {
         const watermark = new WebhookWriteWatermark();
         if (store instanceof EventStoreGateway) store.observe(watermark);
-        return new ReadConsistency(projector, watermark as WriteWatermark);
+        return new ReadConsistency(projector, watermark as WriteWatermark, inFlightOf(store));
       },
     },
     { provide: WebhooksReadModel, inject: [WEBHOOKS_DB, WEBHOOKS_PROJECTOR], useFactory: (db: Database.Database) => new WebhooksReadModel(db) },

@@ -25,11 +25,17 @@ export class ReadConsistency {
    */
   async caughtUp(): Promise<void> {
     const began = Date.now();
+    this.refuseWhileStuck();
     if (this.appends && !(await this.appends.settled(READ_WAIT_MS))) {
       throw new StoreUnavailableError(`an append of this instance has not settled in ${READ_WAIT_MS} ms`);
     }
+    this.refuseWhileStuck();
+    await this.projector.waitFor(this.watermark.position, Math.max(0, READ_WAIT_MS - (Date.now() - began)));
+  }
+
+  /** The projector cannot apply what this instance wrote (its file refuses writes, its thread is down). */
+  private refuseWhileStuck(): void {
     const problem = this.projector.problem;
     if (problem && this.projector.position < this.watermark.position) throw problem;
-    await this.projector.waitFor(this.watermark.position, Math.max(0, READ_WAIT_MS - (Date.now() - began)));
   }
 }

@@ -1,5 +1,7 @@
 /**
- * The appends this process has begun and not yet seen settle, numbered in the order they began.
+ * The appends this process has begun and not yet seen settle, counted by the epoch they began in:
+ * each query that has to wait closes the current epoch and waits for it and every earlier one.
+ * Between two such queries an append costs an increment and a decrement, nothing allocated.
  *
  * A reader of the store may see an append before this process is told it landed (PostgreSQL and
  * EventStoreDB show a commit to every connection at once; the writer thread's answer comes after).
@@ -7,19 +9,28 @@
  * (docs/design.md#read-models-and-consistency).
  */
 export class AppendsInFlight {
-  private begun = 0;
-  /** In the order they began, so the first is the oldest still in flight. */
-  private readonly pending = new Set<number>();
+  private epoch = 0;
+  /** In flight, begun in the current epoch. */
+  private current = 0;
+  /** Earlier epochs with appends still in flight, oldest first (epochs only grow). */
+  private readonly earlier = new Map<number, number>();
   private waiters: { upTo: number; resolve(settled: boolean): void }[] = [];
 
+  /** Returns the append's epoch, for `settle`. */
   begin(): number {
-    this.pending.add(++this.begun);
-    return this.begun;
+    this.current += 1;
+    return this.epoch;
   }
 
-  settle(append: number): void {
-    this.pending.delete(append);
-    if (this.waiters.length > 0) this.release();
+  settle(epoch: number): void {
+    if (epoch === this.epoch) {
+      this.current -= 1;
+      return;
+    }
+    const left = this.earlier.get(epoch)! - 1;
+    if (left > 0) return void this.earlier.set(epoch, left);
+    this.earlier.delete(epoch);
+    this.release();
   }
 
   /**
@@ -27,14 +38,19 @@ export class AppendsInFlight {
    * false after `timeoutMs` if one has not.
    */
   settled(timeoutMs: number): Promise<boolean> {
-    if (this.pending.size === 0) return Promise.resolve(true);
+    if (this.current > 0) {
+      this.earlier.set(this.epoch, this.current);
+      this.current = 0;
+      this.epoch += 1;
+    }
+    if (this.earlier.size === 0) return Promise.resolve(true);
     return new Promise((resolve) => {
       const timer = setTimeout(() => {
         this.waiters = this.waiters.filter((w) => w !== waiter);
         resolve(false);
       }, timeoutMs);
       const waiter = {
-        upTo: this.begun,
+        upTo: this.epoch - 1,
         resolve: (settled: boolean) => {
           clearTimeout(timer);
           resolve(settled);
@@ -45,7 +61,8 @@ export class AppendsInFlight {
   }
 
   private release(): void {
-    const oldest = this.pending.values().next().value ?? Infinity;
+    if (this.waiters.length === 0) return;
+    const oldest: number = this.earlier.keys().next().value ?? Infinity;
     const waiting = this.waiters;
     this.waiters = [];
     for (const waiter of waiting) {

@@ -117,13 +117,12 @@ describe('conflicts at the event store: expected revisions, re-read and re-decid
   it('a respond decided on a stale state loses the append, re-reads, and the decider answers ACTION_ALREADY_RESOLVED', async () => {
     const { id, actionId } = await waitingExecution();
     const head = await headOf(id);
-    // The handler reads before the foreign append commits (group commit at setImmediate), so its
-    // own append names a stale revision and must conflict.
-    const appends = watchAppends(id);
-    const handled = errorOf(commands.execute(new RespondToActionCommand('default', id, actionId, { decision: 'approve' })));
-    const foreign = appendForeign(id, [{ type: 'action.responded', data: { actionId, response: { decision: 'deny' } } }], head);
-    await foreign;
-    const error = await handled;
+    // The foreign append lands after the handler has read and decided, just before its own
+    // append: that one names a stale revision and must conflict, on every store and however the
+    // machine schedules the two (racing them left the order to PostgreSQL's timing).
+    const foreign = () => appendForeign(id, [{ type: 'action.responded', data: { actionId, response: { decision: 'deny' } } }], head);
+    const appends = watchAppends(id, { before: 'action.responded', run: foreign });
+    const error = await errorOf(commands.execute(new RespondToActionCommand('default', id, actionId, { decision: 'approve' })));
     appends.restore();
     // Both writers named the same revision; the handler's lost, and its re-decision refused.
     expect(appends.seen.filter((a) => a.types.includes('action.responded'))).toEqual([

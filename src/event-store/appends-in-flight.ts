@@ -45,10 +45,12 @@ export class AppendsInFlight {
     }
     if (this.earlier.size === 0) return Promise.resolve(true);
     return new Promise((resolve) => {
+      // Unreferenced, as settlesWithin's (common/settles-within.ts), which cannot serve here: a
+      // waiter that times out must leave the list, or a hung append would gather one per query.
       const timer = setTimeout(() => {
         this.waiters = this.waiters.filter((w) => w !== waiter);
         resolve(false);
-      }, timeoutMs);
+      }, timeoutMs).unref();
       const waiter = {
         upTo: this.epoch - 1,
         resolve: (settled: boolean) => {

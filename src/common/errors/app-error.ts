@@ -31,7 +31,8 @@ export abstract class AppError extends Error {
   /**
    * Whether the error captures its stack. A refusal is an answer whose stack nothing prints, and
    * capturing one under Nest's and Fastify's async frames was 12 % of a refused request's event
-   * loop in a profile; a fault's class says true, for the logs.
+   * loop in a profile; a fault's class says true, for the logs. A class whose code is in FAULTS
+   * must say so: the code is a field, not yet set while the constructor decides.
    */
   protected static readonly keepsStack: boolean = false;
 
